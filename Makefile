@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mmc-coalesce: two jobs in one file.
+#  - Under kbuild (in tree, or out of tree with make -C $KDIR M=$PWD) it
+#    lists the drivers.
+#  - Run directly it is the developer entry point: make help.
+
+ifneq ($(KERNELRELEASE),)
+
+obj-y += drivers/mmc/
+
+else
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KDIR ?= $(BUILD)/kernel-x86_64
+CARDTRACE := $(BUILD)/host/cardtrace
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
+
+.PHONY: all help deps kernel guest modules unit qemu-test bench demo check clean
+
+all: modules
+
+help:
+	@echo "make demo       the seed's workload on an emulated SD card, stock 6.1"
+	@echo "make check      every test (what CI runs); last line: N passed, N failed"
+	@echo "make unit       host-only tests (seconds)"
+	@echo "make qemu-test  the QEMU scenarios (minutes)"
+	@echo "make bench      card-level benchmark table, every elevator (about 10 minutes)"
+	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
+	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
+
+deps:
+	@qemu/deps.sh build qemu guest
+
+kernel: deps
+	@qemu/kernel.sh x86_64
+
+modules: kernel
+	@mkdir -p $(BUILD)/modules-x86_64
+	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
+	@find $(TOP)/drivers -name '*.ko' -exec cp {} $(BUILD)/modules-x86_64/ \;
+
+guest: modules
+	@qemu/initramfs.sh
+
+$(CARDTRACE): tests/cardtrace/cardtrace.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+unit: $(CARDTRACE)
+	@tests/check.sh unit
+
+qemu-test: guest $(CARDTRACE)
+	@tests/check.sh qemu
+
+check: deps
+	@$(MAKE) -s guest $(CARDTRACE)
+	@tests/check.sh unit qemu
+
+bench: guest $(CARDTRACE)
+	@tests/bench.sh
+
+demo: guest $(CARDTRACE)
+	@tests/demo.sh
+
+clean:
+	@$(MAKE) -s -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
+	rm -rf $(BUILD)/host $(BUILD)/runs
+
+endif

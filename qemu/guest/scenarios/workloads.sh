@@ -1,0 +1,110 @@
+# Scenarios run by /init inside the guest.  Each is a shell function
+# scenario_NAME that reports with pass/fail/kv (see /init).
+#
+# Phase markers: 1 = workload starts, 2 = workload (and its sync) ended.
+
+MKE2FS=/sbin/mke2fs
+E2FSCK=/sbin/e2fsck
+
+# File size for the seed's workload: twice the guest's RAM, as in the report
+# (the RAM QEMU was given, mmcc.mem_mib; else MemTotal), in 16 KiB blocks.
+seed_file_kib() {
+	mib=$(arg mem_mib)
+	if [ -n "$mib" ]; then
+		echo $((mib * 2 * 1024))
+	else
+		mem=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+		echo $(((mem * 2 + 15) / 16 * 16))
+	fi
+}
+
+fsck_clean() { # $1: test name
+	if $E2FSCK -fn "$DEV" >/tmp/fsck.log 2>&1; then
+		pass "$1"
+	else
+		fail "$1" "e2fsck -fn found problems"
+		tail -n 20 /tmp/fsck.log
+	fi
+}
+
+make_fs() { # $1: ext2|ext4
+	if ! $MKE2FS -q -F -t "$1" -E nodiscard "$DEV" >/tmp/mkfs.log 2>&1; then
+		cat /tmp/mkfs.log
+		fail mkfs "mke2fs -t $1 failed"
+		return 1
+	fi
+	mount -t "$1" "$DEV" /mnt || { fail mount "mount $1 failed"; return 1; }
+}
+
+# The seed: iozone/dd writing a file of twice the RAM on ext2, then sync.
+dd_workload() { # $1: fs type
+	kib=$(seed_file_kib)
+	make_fs "$1" || return
+	kv fs=$1 file_kib=$kib
+	marker 1
+	t0=$(uptime_cs)
+	/bin/dd.coreutils if=/dev/zero of=/mnt/ff bs=16K count=$((kib / 16)) \
+		status=none || fail dd "dd failed"
+	sync
+	t1=$(uptime_cs)
+	marker 2
+	cs=$((t1 - t0))
+	[ $cs -gt 0 ] || cs=1
+	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
+	kv guest_kbps=$((kib * 100 / cs))
+	[ "$(stat -c %s /mnt/ff)" = $((kib * 1024)) ] && pass file_size ||
+		fail file_size "file is $(stat -c %s /mnt/ff) bytes"
+	umount /mnt || fail umount "umount failed"
+	fsck_clean fsck
+}
+
+scenario_seed() { dd_workload ext2; }
+scenario_ext4() { dd_workload ext4; }
+
+# A sequential 64 KiB stream and a 4 KiB random-write stream at once.
+scenario_fio() {
+	make_fs ext4 || return
+	marker 1
+	t0=$(uptime_cs)
+	if /usr/bin/fio --output-format=terse --terse-version=3 \
+		/scenarios/mixed.fio >/tmp/fio.log 2>&1; then
+		pass fio
+	else
+		fail fio "fio failed"
+		tail -n 20 /tmp/fio.log
+	fi
+	sync
+	t1=$(uptime_cs)
+	marker 2
+	cs=$((t1 - t0))
+	[ $cs -gt 0 ] || cs=1
+	kib=$(du -sk /mnt | cut -f1)
+	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
+	kv guest_kbps=$((kib * 100 / cs))
+	umount /mnt || fail umount "umount failed"
+	fsck_clean fsck
+}
+
+# Smoke: files of random data survive an unmount and a cache drop.
+scenario_smoke() {
+	make_fs ext2 || return
+	mkdir -p /mnt/d
+	i=0
+	for kib in 4 12 64 700 3000; do
+		/bin/dd.coreutils if=/dev/urandom of=/mnt/d/f$i bs=1K \
+			count=$kib status=none
+		i=$((i + 1))
+	done
+	(cd /mnt/d && sha256sum f* >/tmp/sums)
+	umount /mnt || { fail roundtrip "umount failed"; return; }
+	echo 3 >/proc/sys/vm/drop_caches
+	mount -t ext2 "$DEV" /mnt || { fail roundtrip "remount failed"; return; }
+	if (cd /mnt/d && sha256sum -c /tmp/sums >/tmp/check.log 2>&1); then
+		pass roundtrip
+	else
+		fail roundtrip "checksums differ"
+		cat /tmp/check.log
+	fi
+	umount /mnt
+	fsck_clean fsck
+}

@@ -1,0 +1,930 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cardtrace - what did the SD card actually receive?
+ *
+ * Reads a card-level trace and reconstructs the ordered list of data
+ * commands (start sector, sectors), then reports how a cheap SD card
+ * would have liked that order: commands, small writes, allocation-unit
+ * (AU) switches, backward writes inside an AU, and an estimated card time
+ * under the cost model described in Documentation/card-cost-model.md.
+ *
+ * Inputs (detected per line):
+ *  - QEMU's "log" trace backend with the sdcard_normal_command event and
+ *    sdhci_adma_loop (or sdcard_write_block/sdcard_read_block) for lengths;
+ *  - blkparse text from a real board (the D, issue, events are used);
+ *  - this tool's own --dump format: "<time_us> <W|R> <sector> <sectors>".
+ *
+ * Phase markers: the guest reads one sector at marker_base + 8 * k to mark
+ * the start of phase k.  Such reads are taken out of the command list and
+ * turned into "# phase k" entries, so --from/--to can isolate a workload
+ * from mkfs and boot.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SECTOR_SIZE		512u
+#define ADMA_ATTR_ACT_MASK	0x30u
+#define ADMA_ATTR_ACT_TRAN	0x20u
+#define ADMA_MAX_LEN		65536u
+#define MARKER_SLOTS		128u
+#define MARKER_STRIDE		8u
+
+enum cmd_op { OP_WRITE = 'W', OP_READ = 'R', OP_PHASE = 'P' };
+
+struct cmd {
+	uint64_t t_us;		/* arrival at the card, microseconds */
+	uint64_t start;		/* first sector */
+	uint32_t sectors;	/* length; for OP_PHASE the phase number */
+	char op;
+};
+
+struct cmd_list {
+	struct cmd *v;
+	size_t n, cap;
+};
+
+struct options {
+	uint64_t au_sectors;
+	uint64_t marker_base;	/* 0: no markers */
+	long from_phase, to_phase;	/* -1: not given */
+	uint32_t small_sectors;
+	bool byte_addr;		/* SDSC: command arguments are bytes */
+	bool dump, kv, lenient;
+	long excerpt;
+	/* cost model */
+	unsigned int open_aus;
+	double seq_mbps, copy_mbps, cmd_overhead_us;
+};
+
+static const char *prog = "cardtrace";
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void push(struct cmd_list *l, struct cmd c)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		struct cmd *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			die("out of memory (%ld commands)", (long)l->n);
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing                                                            */
+/* ------------------------------------------------------------------ */
+
+struct parser {
+	const struct options *opt;
+	struct cmd_list *out;
+	long lineno;
+	const char *line;
+	/* QEMU state: the data command whose length is being summed */
+	bool open;
+	bool len_from_blocks;	/* sdcard_*_block lines seen for it */
+	struct cmd cur;
+	uint64_t adma_bytes, block_bytes;
+	uint32_t set_block_count;	/* CMD23 argument, 0 if none */
+	int errors;
+};
+
+static void bad_line(struct parser *p, const char *what)
+{
+	char shown[121];
+	size_t n = strcspn(p->line, "\r\n");
+
+	if (n > 120)
+		n = 120;
+	memcpy(shown, p->line, n);
+	shown[n] = '\0';
+	if (p->opt->lenient) {
+		fprintf(stderr, "%s: line %ld: skipped malformed %s: %s\n",
+			prog, p->lineno, what, shown);
+		p->errors++;
+		return;
+	}
+	fprintf(stderr, "%s: line %ld: malformed %s: %s\n",
+		prog, p->lineno, what, shown);
+	fprintf(stderr, "%s: (use --lenient to skip such lines)\n", prog);
+	exit(2);
+}
+
+/* Returns the phase number if (op, start) is a marker read, else -1. */
+static long marker_of(const struct options *opt, char op, uint64_t start)
+{
+	uint64_t off;
+
+	if (!opt->marker_base || op != OP_READ || start < opt->marker_base)
+		return -1;
+	off = start - opt->marker_base;
+	if (off % MARKER_STRIDE || off / MARKER_STRIDE >= MARKER_SLOTS)
+		return -1;
+	return (long)(off / MARKER_STRIDE);
+}
+
+static void emit(struct parser *p, struct cmd c)
+{
+	long phase = marker_of(p->opt, c.op, c.start);
+
+	if (phase >= 0) {
+		c.op = OP_PHASE;
+		c.start = 0;
+		c.sectors = (uint32_t)phase;
+	}
+	push(p->out, c);
+}
+
+static void qemu_close(struct parser *p)
+{
+	uint64_t bytes;
+
+	if (!p->open)
+		return;
+	p->open = false;
+	if (p->len_from_blocks)
+		bytes = p->block_bytes;
+	else if (p->adma_bytes)
+		bytes = p->adma_bytes;
+	else if (p->set_block_count)
+		bytes = (uint64_t)p->set_block_count * SECTOR_SIZE;
+	else
+		bytes = p->cur.sectors * (uint64_t)SECTOR_SIZE;
+	p->set_block_count = 0;
+	if (!bytes)
+		return;		/* aborted before any data moved */
+	p->cur.sectors = (uint32_t)((bytes + SECTOR_SIZE - 1) / SECTOR_SIZE);
+	emit(p, p->cur);
+}
+
+static bool parse_u64(const char *s, int base, uint64_t *v, const char **end)
+{
+	char *e;
+
+	errno = 0;
+	if (!isxdigit((unsigned char)*s))
+		return false;
+	*v = strtoull(s, &e, base);
+	if (errno || e == s)
+		return false;
+	if (end)
+		*end = e;
+	return true;
+}
+
+/* "PID@SEC.USEC:event ..." -> microseconds; 0 when there is no stamp. */
+static uint64_t qemu_stamp(const char *line)
+{
+	unsigned long long sec, usec;
+	const char *at = strchr(line, '@');
+	const char *colon = strchr(line, ':');
+
+	if (!at || !colon || at > colon)
+		return 0;
+	if (sscanf(at + 1, "%llu.%llu", &sec, &usec) != 2)
+		return 0;
+	return sec * 1000000ull + usec;
+}
+
+static void qemu_command(struct parser *p, const char *ev)
+{
+	const char *c = strstr(ev, "CMD");
+	const char *a = strstr(ev, " arg 0x");
+	uint64_t num, arg;
+	bool is_app = strncmp(ev, "sdcard_app_command", 18) == 0;
+
+	if (!c || !a || !parse_u64(c + 3, 10, &num, NULL) ||
+	    !parse_u64(a + 7, 16, &arg, NULL) || arg > 0xffffffffull) {
+		bad_line(p, is_app ? "sdcard_app_command" :
+			 "sdcard_normal_command");
+		return;
+	}
+	if (is_app) {
+		/* ACMDs move no file data; any data they move is not ours */
+		qemu_close(p);
+		return;
+	}
+	switch (num) {
+	case 12:	/* STOP_TRANSMISSION */
+	case 13:	/* SEND_STATUS */
+		return;
+	case 23:	/* SET_BLOCK_COUNT precedes the data command */
+		qemu_close(p);
+		p->set_block_count = (uint32_t)(arg & 0xffff);
+		return;
+	case 17: case 18: case 24: case 25: {
+		uint32_t sbc = p->set_block_count;
+
+		qemu_close(p);
+		p->open = true;
+		p->len_from_blocks = false;
+		p->adma_bytes = 0;
+		p->block_bytes = 0;
+		p->set_block_count = sbc;
+		p->cur.t_us = qemu_stamp(p->line);
+		p->cur.op = (num == 24 || num == 25) ? OP_WRITE : OP_READ;
+		p->cur.start = p->opt->byte_addr ? arg / SECTOR_SIZE : arg;
+		/* single-block commands: one block unless lengths say more */
+		p->cur.sectors = (num == 17 || num == 24) ? 1 : 0;
+		return;
+	}
+	default:
+		qemu_close(p);
+		p->set_block_count = 0;
+		return;
+	}
+}
+
+static void qemu_adma(struct parser *p, const char *ev)
+{
+	const char *l = strstr(ev, "len=");
+	const char *a = strstr(ev, "attr=0x");
+	uint64_t len, attr;
+
+	if (!l || !a || !parse_u64(l + 4, 10, &len, NULL) ||
+	    !parse_u64(a + 7, 16, &attr, NULL) || len > ADMA_MAX_LEN) {
+		bad_line(p, "sdhci_adma_loop");
+		return;
+	}
+	if (!p->open || (attr & ADMA_ATTR_ACT_MASK) != ADMA_ATTR_ACT_TRAN)
+		return;
+	p->adma_bytes += len ? len : ADMA_MAX_LEN;
+}
+
+static void qemu_block(struct parser *p, const char *ev)
+{
+	const char *s = strstr(ev, "size 0x");
+	uint64_t size;
+
+	if (!s || !parse_u64(s + 7, 16, &size, NULL) || !size ||
+	    size > ADMA_MAX_LEN) {
+		bad_line(p, "sdcard block event");
+		return;
+	}
+	if (!p->open)
+		return;
+	p->len_from_blocks = true;
+	p->block_bytes += size;
+}
+
+/* "<time_us> <W|R> <sector> <sectors>" or "# phase K" */
+static bool parse_dump(struct parser *p, const char *s)
+{
+	unsigned long long t, start, n;
+	char op;
+	int used = 0;
+	long phase;
+
+	if (sscanf(s, "# phase %ld%n", &phase, &used) == 1 && used) {
+		if (phase < 0 || phase >= (long)MARKER_SLOTS) {
+			bad_line(p, "phase line");
+			return true;
+		}
+		push(p->out, (struct cmd){ .op = OP_PHASE,
+					   .sectors = (uint32_t)phase });
+		return true;
+	}
+	if (!isdigit((unsigned char)*s))
+		return false;
+	if (sscanf(s, "%llu %c %llu %llu %n", &t, &op, &start, &n, &used) != 4)
+		return false;
+	if ((op != 'W' && op != 'R') || !n || n > UINT32_MAX ||
+	    s[used] != '\0') {
+		bad_line(p, "command line");
+		return true;
+	}
+	emit(p, (struct cmd){ .t_us = t, .op = op, .start = start,
+			      .sectors = (uint32_t)n });
+	return true;
+}
+
+/*
+ * blkparse default format:
+ *   "  179,0    0       12     0.004200000   311  D   W 270360 + 8 [kworker]"
+ */
+static bool parse_blkparse(struct parser *p, const char *s)
+{
+	unsigned int maj, min, cpu;
+	unsigned long long seq, start, n;
+	double t;
+	int pid;
+	char act[8], rwbs[16];
+	bool write;
+
+	if (sscanf(s, " %u,%u %u %llu %lf %d %7s %15s %llu + %llu",
+		   &maj, &min, &cpu, &seq, &t, &pid, act, rwbs, &start,
+		   &n) != 10)
+		return false;
+	if (strcmp(act, "D") != 0)
+		return true;	/* queue/complete events: counted at issue */
+	write = strchr(rwbs, 'W') != NULL;
+	if (!write && !strchr(rwbs, 'R'))
+		return true;	/* flush, discard: no data to the card */
+	if (!n || n > UINT32_MAX) {
+		bad_line(p, "blkparse line");
+		return true;
+	}
+	emit(p, (struct cmd){ .t_us = (uint64_t)(t * 1e6 + 0.5),
+			      .op = write ? OP_WRITE : OP_READ,
+			      .start = start, .sectors = (uint32_t)n });
+	return true;
+}
+
+static void parse_line(struct parser *p, const char *s)
+{
+	const char *ev;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '\n')
+		return;
+
+	ev = strstr(s, "sdcard_normal_command");
+	if (!ev)
+		ev = strstr(s, "sdcard_app_command");
+	if (ev) {
+		qemu_command(p, ev);
+		return;
+	}
+	ev = strstr(s, "sdhci_adma_loop");
+	if (ev) {
+		qemu_adma(p, ev);
+		return;
+	}
+	ev = strstr(s, "sdcard_write_block");
+	if (!ev)
+		ev = strstr(s, "sdcard_read_block");
+	if (ev) {
+		qemu_block(p, ev);
+		return;
+	}
+	if (parse_blkparse(p, s) || parse_dump(p, s))
+		return;
+	/* Anything else: other trace events, comments, console noise. */
+}
+
+static void read_trace(FILE *f, const struct options *opt,
+		       struct cmd_list *out)
+{
+	struct parser p = { .opt = opt, .out = out };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		p.lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (memchr(line, '\0', (size_t)len)) {
+			p.line = "(binary data)";
+			bad_line(&p, "line (NUL byte)");
+			continue;
+		}
+		p.line = line;
+		parse_line(&p, line);
+	}
+	qemu_close(&p);
+	free(line);
+	if (ferror(f))
+		die("read error after line %ld", p.lineno);
+	if (p.errors)
+		fprintf(stderr, "%s: %d malformed line(s) skipped\n", prog,
+			p.errors);
+}
+
+/* Keep the commands between phase markers from and to. */
+static void select_phases(struct cmd_list *l, const struct options *opt)
+{
+	size_t i, o = 0;
+	bool in = opt->from_phase < 0, seen_from = in, seen_to = false;
+
+	for (i = 0; i < l->n; i++) {
+		struct cmd c = l->v[i];
+
+		if (c.op == OP_PHASE) {
+			if (!seen_from && (long)c.sectors == opt->from_phase) {
+				in = seen_from = true;
+			} else if (in && (long)c.sectors == opt->to_phase) {
+				in = false;
+				seen_to = true;
+			}
+		}
+		if (in)
+			l->v[o++] = c;
+	}
+	if (!seen_from)
+		die("phase marker %ld not found in the trace",
+		    opt->from_phase);
+	if (opt->to_phase >= 0 && !seen_to)
+		die("phase marker %ld not found after --from",
+		    opt->to_phase);
+	l->n = o;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cost model (see Documentation/card-cost-model.md)                  */
+/* ------------------------------------------------------------------ */
+
+struct open_au {
+	uint64_t au;
+	uint64_t wp;		/* linear mode: next sector the card expects */
+	uint64_t written;	/* any-order mode: sectors written since open */
+	uint8_t *map;		/* any-order mode: which sectors were written */
+	uint64_t last_use;
+	bool used;
+};
+
+struct card_model {
+	const struct options *opt;
+	bool linear;
+	struct open_au *slot;
+	uint64_t tick;
+	double copy_sectors;	/* sectors the card copied internally */
+	uint64_t au_closes;
+};
+
+static void model_init(struct card_model *m, const struct options *opt,
+		       bool linear)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->opt = opt;
+	m->linear = linear;
+	m->slot = calloc(opt->open_aus, sizeof(*m->slot));
+	if (!m->slot)
+		die("out of memory (%ld open AUs)", (long)opt->open_aus);
+	for (i = 0; i < opt->open_aus; i++) {
+		m->slot[i].map = calloc(opt->au_sectors, 1);
+		if (!m->slot[i].map)
+			die("out of memory (AU of %ld sectors)",
+			    (long)opt->au_sectors);
+	}
+}
+
+static void model_free(struct card_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->opt->open_aus; i++)
+		free(m->slot[i].map);
+	free(m->slot);
+}
+
+/* Closing an AU: the card copies every sector that was not rewritten. */
+static void model_close(struct card_model *m, struct open_au *s)
+{
+	uint64_t au = m->opt->au_sectors;
+
+	if (!s->used)
+		return;
+	m->au_closes++;
+	if (m->linear)
+		m->copy_sectors += (double)(au - s->wp);
+	else
+		m->copy_sectors += (double)(au - s->written);
+	s->used = false;
+}
+
+static struct open_au *model_open(struct card_model *m, uint64_t au)
+{
+	struct open_au *s, *victim = NULL;
+	unsigned int i;
+
+	for (i = 0; i < m->opt->open_aus; i++) {
+		s = &m->slot[i];
+		if (s->used && s->au == au)
+			return s;
+		if (!victim || !s->used ||
+		    (victim->used && s->last_use < victim->last_use))
+			victim = s;
+	}
+	model_close(m, victim);
+	victim->used = true;
+	victim->au = au;
+	victim->wp = 0;
+	victim->written = 0;
+	memset(victim->map, 0, m->opt->au_sectors);
+	return victim;
+}
+
+/* One write of n sectors at offset off inside AU au (never crosses it). */
+static void model_write(struct card_model *m, uint64_t au, uint64_t off,
+			uint64_t n)
+{
+	struct open_au *s = model_open(m, au);
+	uint64_t i;
+
+	s->last_use = ++m->tick;
+	if (m->linear) {
+		if (off < s->wp) {
+			/*
+			 * Backward: the card finishes the AU (copying its
+			 * tail), then starts it again from the beginning.
+			 */
+			model_close(m, s);
+			s->used = true;
+			s->wp = 0;
+		}
+		m->copy_sectors += (double)(off - s->wp);	/* skipped gap */
+		s->wp = off + n;
+		return;
+	}
+	for (i = off; i < off + n; i++) {
+		if (!s->map[i]) {
+			s->map[i] = 1;
+			s->written++;
+		}
+	}
+}
+
+static void model_finish(struct card_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->opt->open_aus; i++)
+		model_close(m, &m->slot[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Report                                                             */
+/* ------------------------------------------------------------------ */
+
+struct stats {
+	uint64_t writes, reads, small, bytes_written, bytes_read;
+	uint64_t au_switches, distinct_aus, backward, phases;
+	uint64_t first_us, last_us;
+	double est_linear_s, est_any_s, limit_s;
+	uint64_t closes_linear, closes_any;
+};
+
+static double card_seconds(const struct options *opt, uint64_t cmds,
+			   uint64_t sectors, double copy_sectors)
+{
+	double bytes = (double)sectors * SECTOR_SIZE;
+
+	return cmds * opt->cmd_overhead_us / 1e6 +
+	       bytes / (opt->seq_mbps * 1e6) +
+	       copy_sectors * SECTOR_SIZE / (opt->copy_mbps * 1e6);
+}
+
+/* The AU index of the last sector any write touches, bounded for sanity. */
+static uint64_t max_au_of(const struct cmd_list *l, const struct options *opt)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct cmd *c = &l->v[i];
+		uint64_t au;
+
+		if (c->op != OP_WRITE)
+			continue;
+		au = (c->start + c->sectors - 1) / opt->au_sectors;
+		if (au > max)
+			max = au;
+	}
+	if (max >= (1u << 26))
+		die("write beyond %" PRIu64 " AUs: wrong --au-kb or --sdsc?",
+		    max);
+	return max;
+}
+
+static void analyze(const struct cmd_list *l, const struct options *opt,
+		    struct stats *st)
+{
+	struct card_model lin, any;
+	uint64_t prev_au = UINT64_MAX, naus = max_au_of(l, opt) + 1;
+	uint64_t *end_of;	/* highest end written so far, per AU */
+	uint64_t written_sectors = 0;
+	bool *touched;
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	end_of = calloc(naus, sizeof(*end_of));
+	touched = calloc(naus, sizeof(*touched));
+	if (!end_of || !touched)
+		die("out of memory (%" PRIu64 " AUs)", naus);
+	model_init(&lin, opt, true);
+	model_init(&any, opt, false);
+
+	for (i = 0; i < l->n; i++) {
+		const struct cmd *c = &l->v[i];
+		uint64_t s, e, au;
+
+		if (c->op == OP_PHASE) {
+			st->phases++;
+			continue;
+		}
+		if (!st->writes && !st->reads)
+			st->first_us = c->t_us;
+		st->last_us = c->t_us;
+		if (c->op == OP_READ) {
+			st->reads++;
+			st->bytes_read += (uint64_t)c->sectors * SECTOR_SIZE;
+			continue;
+		}
+		st->writes++;
+		written_sectors += c->sectors;
+		if (c->sectors <= opt->small_sectors)
+			st->small++;
+		au = c->start / opt->au_sectors;
+		if (au != prev_au)
+			st->au_switches++;
+		prev_au = au;
+		if (end_of[au] && c->start < end_of[au])
+			st->backward++;
+		/* A command that crosses AUs is split at the boundary. */
+		for (s = c->start, e = c->start + c->sectors; s < e;) {
+			uint64_t lim, n;
+
+			au = s / opt->au_sectors;
+			lim = (au + 1) * opt->au_sectors;
+			n = (e < lim ? e : lim) - s;
+			touched[au] = true;
+			if (s + n > end_of[au])
+				end_of[au] = s + n;
+			model_write(&lin, au, s - au * opt->au_sectors, n);
+			model_write(&any, au, s - au * opt->au_sectors, n);
+			s += n;
+		}
+	}
+	model_finish(&lin);
+	model_finish(&any);
+	for (i = 0; i < naus; i++)
+		st->distinct_aus += touched[i];
+
+	st->bytes_written = written_sectors * SECTOR_SIZE;
+	st->limit_s = (double)st->bytes_written / (opt->seq_mbps * 1e6);
+	st->est_linear_s = card_seconds(opt, st->writes, written_sectors,
+					lin.copy_sectors);
+	st->est_any_s = card_seconds(opt, st->writes, written_sectors,
+				     any.copy_sectors);
+	st->closes_linear = lin.au_closes;
+	st->closes_any = any.au_closes;
+
+	free(touched);
+	free(end_of);
+	model_free(&lin);
+	model_free(&any);
+}
+
+static double mbps(uint64_t bytes, double s)
+{
+	return s > 0 ? (double)bytes / s / 1e6 : 0.0;
+}
+
+static void report_kv(const struct stats *st)
+{
+	printf("writes=%" PRIu64 "\n", st->writes);
+	printf("reads=%" PRIu64 "\n", st->reads);
+	printf("small_writes=%" PRIu64 "\n", st->small);
+	printf("bytes_written=%" PRIu64 "\n", st->bytes_written);
+	printf("au_switches=%" PRIu64 "\n", st->au_switches);
+	printf("distinct_aus=%" PRIu64 "\n", st->distinct_aus);
+	printf("switch_ratio=%.2f\n", st->distinct_aus ?
+	       (double)st->au_switches / st->distinct_aus : 0.0);
+	printf("backward_writes=%" PRIu64 "\n", st->backward);
+	printf("limit_s=%.3f\n", st->limit_s);
+	printf("est_linear_s=%.3f\n", st->est_linear_s);
+	printf("est_any_s=%.3f\n", st->est_any_s);
+	printf("est_linear_mbps=%.2f\n", mbps(st->bytes_written,
+					       st->est_linear_s));
+	printf("est_any_mbps=%.2f\n", mbps(st->bytes_written, st->est_any_s));
+	printf("au_closes_linear=%" PRIu64 "\n", st->closes_linear);
+	printf("au_closes_any=%" PRIu64 "\n", st->closes_any);
+	printf("span_s=%.3f\n", (st->last_us - st->first_us) / 1e6);
+}
+
+static void report_text(const struct stats *st, const struct options *opt)
+{
+	double mib = st->bytes_written / 1048576.0;
+
+	printf("card-level write commands:  %" PRIu64 " (%.1f MiB written, %" PRIu64 " reads)\n",
+	       st->writes, mib, st->reads);
+	printf("small writes (<= %u KiB):    %" PRIu64 "\n",
+	       opt->small_sectors / 2, st->small);
+	printf("AU size:                    %" PRIu64 " KiB\n",
+	       opt->au_sectors / 2);
+	printf("AU switches:                %" PRIu64 " for %" PRIu64 " distinct AUs (%.2f x ideal)\n",
+	       st->au_switches, st->distinct_aus,
+	       st->distinct_aus ? (double)st->au_switches / st->distinct_aus : 0);
+	printf("backward writes inside AU:  %" PRIu64 "\n", st->backward);
+	printf("card model: %u open AUs, %.1f MB/s sequential, %.1f MB/s internal copy, %.0f us per command\n",
+	       opt->open_aus, opt->seq_mbps, opt->copy_mbps,
+	       opt->cmd_overhead_us);
+	printf("  sequential limit:         %.2f s (%.2f MB/s)\n", st->limit_s,
+	       mbps(st->bytes_written, st->limit_s));
+	printf("  linear-only card:         %.2f s, %.2f MB/s (%.2f x limit, %" PRIu64 " AU closes)\n",
+	       st->est_linear_s, mbps(st->bytes_written, st->est_linear_s),
+	       st->limit_s > 0 ? st->est_linear_s / st->limit_s : 0,
+	       st->closes_linear);
+	printf("  any-order-in-AU card:     %.2f s, %.2f MB/s (%.2f x limit, %" PRIu64 " AU closes)\n",
+	       st->est_any_s, mbps(st->bytes_written, st->est_any_s),
+	       st->limit_s > 0 ? st->est_any_s / st->limit_s : 0,
+	       st->closes_any);
+}
+
+static void dump(const struct cmd_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct cmd *c = &l->v[i];
+
+		if (c->op == OP_PHASE)
+			printf("# phase %u\n", c->sectors);
+		else
+			printf("%" PRIu64 " %c %" PRIu64 " %u\n", c->t_us,
+			       c->op, c->start, c->sectors);
+	}
+}
+
+/* The seed-style listing: start, sectors, AU and what is odd about it. */
+static void excerpt(const struct cmd_list *l, const struct options *opt)
+{
+	uint64_t prev_au = UINT64_MAX;
+	size_t i;
+	long shown = 0;
+
+	printf("%10s %8s %6s  %s\n", "start", "sectors", "AU", "note");
+	for (i = 0; i < l->n && shown < opt->excerpt; i++) {
+		const struct cmd *c = &l->v[i];
+		uint64_t au = c->start / opt->au_sectors;
+		char note[64] = "";
+
+		if (c->op != OP_WRITE)
+			continue;
+		if (c->sectors <= opt->small_sectors)
+			strcat(note, "small");
+		if (au != prev_au && prev_au != UINT64_MAX)
+			strcat(note, *note ? ", AU switch" : "AU switch");
+		prev_au = au;
+		printf("%10" PRIu64 " %8u %6" PRIu64 "  %s\n", c->start,
+		       c->sectors, au, note);
+		shown++;
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: %s [options] [TRACE]   (TRACE defaults to standard input)\n"
+"  --au-kb N          allocation unit size in KiB (default 4096)\n"
+"  --small-kb N       a write of at most N KiB is small (default 16)\n"
+"  --sdsc             command arguments are byte addresses (cards <= 2 GiB)\n"
+"  --marker-base S    single-sector reads at S + 8*k mark phase k\n"
+"  --from K --to M    keep only commands between markers K and M\n"
+"  --dump             print the command list: <time_us> <W|R> <sector> <sectors>\n"
+"  --kv               print the report as key=value lines\n"
+"  --excerpt N        print the first N write commands, annotated\n"
+"  --lenient          skip malformed lines (counted) instead of stopping\n"
+"  --open-aus N       card model: AUs the card keeps open (default 2)\n"
+"  --seq-mbps X       card model: sequential write speed, MB/s (default 12)\n"
+"  --copy-mbps X      card model: internal copy speed, MB/s (default 12)\n"
+"  --cmd-us X         card model: overhead per write command, us (default 500)\n",
+		prog);
+}
+
+static uint64_t arg_u64(const char *opt, const char *v, uint64_t min,
+			uint64_t max)
+{
+	uint64_t x;
+	const char *end;
+
+	if (!v || !parse_u64(v, 10, &x, &end) || *end || x < min || x > max) {
+		fprintf(stderr, "%s: %s needs a whole number from %" PRIu64 " to %" PRIu64 ", not '%s'\n",
+			prog, opt, min, max, v ? v : "");
+		exit(2);
+	}
+	return x;
+}
+
+static double arg_double(const char *opt, const char *v, double min)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = v ? strtod(v, &end) : 0;
+	if (!v || errno || end == v || *end || !(x >= min) || x > 1e9) {
+		fprintf(stderr, "%s: %s needs a number >= %g, not '%s'\n",
+			prog, opt, min, v ? v : "");
+		exit(2);
+	}
+	return x;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = {
+		.au_sectors = 8192, .small_sectors = 32,
+		.from_phase = -1, .to_phase = -1,
+		.open_aus = 2, .seq_mbps = 12, .copy_mbps = 12,
+		.cmd_overhead_us = 500,
+	};
+	struct cmd_list l = { 0 };
+	const char *path = NULL;
+	struct stats st;
+	FILE *f = stdin;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--au-kb")) {
+			opt.au_sectors = arg_u64(a, v, 1, 1 << 22) * 2; i++;
+		} else if (!strcmp(a, "--small-kb")) {
+			opt.small_sectors = (uint32_t)arg_u64(a, v, 0, 1 << 20) * 2; i++;
+		} else if (!strcmp(a, "--marker-base")) {
+			opt.marker_base = arg_u64(a, v, 1, UINT64_MAX / 2); i++;
+		} else if (!strcmp(a, "--from")) {
+			opt.from_phase = (long)arg_u64(a, v, 0, MARKER_SLOTS - 1); i++;
+		} else if (!strcmp(a, "--to")) {
+			opt.to_phase = (long)arg_u64(a, v, 0, MARKER_SLOTS - 1); i++;
+		} else if (!strcmp(a, "--excerpt")) {
+			opt.excerpt = (long)arg_u64(a, v, 1, 1000000); i++;
+		} else if (!strcmp(a, "--open-aus")) {
+			opt.open_aus = (unsigned int)arg_u64(a, v, 1, 64); i++;
+		} else if (!strcmp(a, "--seq-mbps")) {
+			opt.seq_mbps = arg_double(a, v, 0.001); i++;
+		} else if (!strcmp(a, "--copy-mbps")) {
+			opt.copy_mbps = arg_double(a, v, 0.001); i++;
+		} else if (!strcmp(a, "--cmd-us")) {
+			opt.cmd_overhead_us = arg_double(a, v, 0); i++;
+		} else if (!strcmp(a, "--sdsc")) {
+			opt.byte_addr = true;
+		} else if (!strcmp(a, "--dump")) {
+			opt.dump = true;
+		} else if (!strcmp(a, "--kv")) {
+			opt.kv = true;
+		} else if (!strcmp(a, "--lenient")) {
+			opt.lenient = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+			usage(stderr);
+			return 2;
+		} else if (!path) {
+			path = a;
+		} else {
+			fprintf(stderr, "%s: only one TRACE file, got '%s' too\n",
+				prog, a);
+			return 2;
+		}
+	}
+	if (opt.to_phase >= 0 && opt.from_phase < 0) {
+		fprintf(stderr, "%s: --to needs --from\n", prog);
+		return 2;
+	}
+	if (path && strcmp(path, "-")) {
+		f = fopen(path, "r");
+		if (!f) {
+			fprintf(stderr, "%s: %s: %s\n", prog, path,
+				strerror(errno));
+			return 2;
+		}
+	}
+	read_trace(f, &opt, &l);
+	if (f != stdin)
+		fclose(f);
+	if (opt.from_phase >= 0)
+		select_phases(&l, &opt);
+
+	if (opt.dump) {
+		dump(&l);
+	} else if (opt.excerpt) {
+		excerpt(&l, &opt);
+	} else {
+		analyze(&l, &opt, &st);
+		if (opt.kv)
+			report_kv(&st);
+		else
+			report_text(&st, &opt);
+	}
+	free(l.v);
+	return 0;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Analyzer tests: each cases/NAME.trace is run with cases/NAME.args (if any).
+#   NAME.expect: with --dump in the args the output must match exactly,
+#                otherwise every key=value line must appear in --kv output;
+#   NAME.error:  the run must exit 2 and say this on stderr.
+# Prints PASS/FAIL per case and a last line "N passed, N failed".
+set -u
+bin=${1:?usage: run-tests.sh CARDTRACE_BINARY}
+cases=$(cd "$(dirname "$0")" && pwd)/cases
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for trace in "$cases"/*.trace; do
+	name=$(basename "$trace" .trace)
+	args=()
+	[ -f "$cases/$name.args" ] && read -r -a args <"$cases/$name.args"
+	file_arg=("$trace")
+	# a case whose args name a file runs on that file instead
+	for a in "${args[@]}"; do
+		case $a in /*) file_arg=() ;; esac
+	done
+	ok=1 why=
+	if [ -f "$cases/$name.error" ]; then
+		"$bin" "${args[@]}" "${file_arg[@]}" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		want=$(cat "$cases/$name.error")
+		if [ $rc != 2 ]; then
+			ok=0 why="exit $rc, expected 2"
+		elif ! grep -qF -- "$want" "$tmp/err"; then
+			ok=0 why="stderr lacks '$want': $(head -c 200 "$tmp/err")"
+		fi
+	else
+		case " ${args[*]} " in
+		*" --dump "*) mode=exact ;;
+		*) mode=subset; args+=(--kv) ;;
+		esac
+		"$bin" "${args[@]}" "${file_arg[@]}" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc != 0 ]; then
+			ok=0 why="exit $rc: $(head -c 200 "$tmp/err")"
+		elif [ $mode = exact ]; then
+			diff -u "$cases/$name.expect" "$tmp/out" >"$tmp/diff" ||
+				{ ok=0 why=$(cat "$tmp/diff"); }
+		else
+			while IFS= read -r line; do
+				grep -qxF -- "$line" "$tmp/out" ||
+					{ ok=0 why+="missing '$line' (got: $(grep "^${line%%=*}=" "$tmp/out")); "; }
+			done <"$cases/$name.expect"
+		fi
+	fi
+	if [ $ok = 1 ]; then
+		echo "PASS: cardtrace/$name"
+		pass=$((pass + 1))
+	else
+		echo "FAIL: cardtrace/$name: $why"
+		fail=$((fail + 1))
+	fi
+done
+
+# Round trip: the dump of a QEMU trace, analyzed again, gives the same report.
+"$bin" --dump "$cases/au_switches.trace" >"$tmp/dump" 2>&1
+"$bin" --kv "$cases/au_switches.trace" >"$tmp/a" 2>&1
+"$bin" --kv "$tmp/dump" >"$tmp/b" 2>&1
+if [ -s "$tmp/a" ] && diff -q "$tmp/a" "$tmp/b" >/dev/null; then
+	echo "PASS: cardtrace/dump_roundtrip"
+	pass=$((pass + 1))
+else
+	echo "FAIL: cardtrace/dump_roundtrip: reports differ"
+	fail=$((fail + 1))
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

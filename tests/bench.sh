@@ -8,6 +8,8 @@
 #   ELEVATORS  default "none mq-deadline bfq kyber"
 #   STACKS     default "stock"
 #   CARDTRACE_ARGS  extra analyzer options (card model), e.g. "--open-aus 4"
+# Option --reuse: keep the guest runs already in build/bench/ and only
+# analyze again (to score the same traces under another card model).
 # Each run takes about 1-2 minutes under TCG; the default set about 15-25.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +22,8 @@ model=(${CARDTRACE_ARGS:-})
 mkdir -p "$out_dir"
 table=$out_dir/table.md
 runs=0 failed=0
+reuse=0
+[ "${1:-}" = --reuse ] && reuse=1
 
 kv_get() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 
@@ -34,7 +38,9 @@ for scen in $scenarios; do
 			run=$out_dir/$scen-$stack-$elv
 			runs=$((runs + 1))
 			echo "bench: $scen, $stack stack, elevator $elv (about a minute or two)..." >&2
-			if ! "$top/qemu/run.sh" --scenario "$scen" --stack "$stack" \
+			if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
+				echo "bench: reusing $run" >&2
+			elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "$stack" \
 				--elevator "$elv" --out "$run" --timeout 1200 >&2; then
 				echo "bench: $scen/$stack/$elv failed; see $run/console.log" >&2
 				failed=$((failed + 1))
@@ -55,9 +61,9 @@ for scen in $scenarios; do
 				"$(kv_get distinct_aus "$k")" "$(kv_get switch_ratio "$k")" \
 				"$(kv_get backward_writes "$k")" \
 				"$(kv_get est_linear_mbps "$k")" \
-				"$(awk -v a="$(kv_get est_linear_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')" \
+				"$(awk -v a="$(kv_get est_linear_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
 				"$(kv_get est_any_mbps "$k")" \
-				"$(awk -v a="$(kv_get est_any_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')" \
+				"$(awk -v a="$(kv_get est_any_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
 				"$(awk -v k="${guest_kbps:-0}" 'BEGIN { printf "%.2f", k * 1024 / 1e6 }')" \
 				>>"$table"
 		done

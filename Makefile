@@ -15,7 +15,10 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KDIR ?= $(BUILD)/kernel-x86_64
 CARDTRACE := $(BUILD)/host/cardtrace
-HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
+# The unit tests run the analyzer built with the address and UB sanitizers.
+CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
 .PHONY: all help deps kernel guest modules unit qemu-test bench demo check clean
 
@@ -48,14 +51,18 @@ $(CARDTRACE): tests/cardtrace/cardtrace.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
-unit: $(CARDTRACE)
+$(CARDTRACE_SAN): tests/cardtrace/cardtrace.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $<
+
+unit: $(CARDTRACE) $(CARDTRACE_SAN)
 	@tests/check.sh unit
 
 qemu-test: guest $(CARDTRACE)
 	@tests/check.sh qemu
 
 check: deps
-	@$(MAKE) -s guest $(CARDTRACE)
+	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
 	@tests/check.sh unit qemu
 
 bench: guest $(CARDTRACE)

@@ -36,7 +36,7 @@ suite() { # NAME COMMAND...
 for what in "${@:-unit}"; do
 	case $what in
 	unit)
-		suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace"
+		suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace-san"
 		if [ -f tests/window/Makefile ]; then
 			suite window make -s -C tests/window test
 		fi

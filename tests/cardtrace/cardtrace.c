@@ -21,13 +21,20 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The kernel's spelling of fixed-size types, so the code reads the same. */
+typedef unsigned long long u64;	/* as in the kernel: %llu */
+typedef unsigned int u32;
+typedef unsigned char u8;
+#define U64_MAX		ULLONG_MAX
+#define U32_MAX		UINT_MAX
 
 #define SECTOR_SIZE		512u
 #define ADMA_ATTR_ACT_MASK	0x30u
@@ -39,9 +46,9 @@
 enum cmd_op { OP_WRITE = 'W', OP_READ = 'R', OP_PHASE = 'P' };
 
 struct cmd {
-	uint64_t t_us;		/* arrival at the card, microseconds */
-	uint64_t start;		/* first sector */
-	uint32_t sectors;	/* length; for OP_PHASE the phase number */
+	u64 t_us;		/* arrival at the card, microseconds */
+	u64 start;		/* first sector */
+	u32 sectors;	/* length; for OP_PHASE the phase number */
 	char op;
 };
 
@@ -51,10 +58,10 @@ struct cmd_list {
 };
 
 struct options {
-	uint64_t au_sectors;
-	uint64_t marker_base;	/* 0: no markers */
+	u64 au_sectors;
+	u64 marker_base;	/* 0: no markers */
 	long from_phase, to_phase;	/* -1: not given */
-	uint32_t small_sectors;
+	u32 small_sectors;
 	bool byte_addr;		/* SDSC: command arguments are bytes */
 	bool dump, kv, lenient;
 	long excerpt;
@@ -65,8 +72,7 @@ struct options {
 
 static const char *prog = "cardtrace";
 
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
+static void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -105,8 +111,8 @@ struct parser {
 	bool open;
 	bool len_from_blocks;	/* sdcard_*_block lines seen for it */
 	struct cmd cur;
-	uint64_t adma_bytes, block_bytes;
-	uint32_t set_block_count;	/* CMD23 argument, 0 if none */
+	u64 adma_bytes, block_bytes;
+	u32 set_block_count;	/* CMD23 argument, 0 if none */
 	int errors;
 };
 
@@ -132,9 +138,9 @@ static void bad_line(struct parser *p, const char *what)
 }
 
 /* Returns the phase number if (op, start) is a marker read, else -1. */
-static long marker_of(const struct options *opt, char op, uint64_t start)
+static long marker_of(const struct options *opt, char op, u64 start)
 {
-	uint64_t off;
+	u64 off;
 
 	if (!opt->marker_base || op != OP_READ || start < opt->marker_base)
 		return -1;
@@ -151,14 +157,14 @@ static void emit(struct parser *p, struct cmd c)
 	if (phase >= 0) {
 		c.op = OP_PHASE;
 		c.start = 0;
-		c.sectors = (uint32_t)phase;
+		c.sectors = (u32)phase;
 	}
 	push(p->out, c);
 }
 
 static void qemu_close(struct parser *p)
 {
-	uint64_t bytes;
+	u64 bytes;
 
 	if (!p->open)
 		return;
@@ -168,17 +174,17 @@ static void qemu_close(struct parser *p)
 	else if (p->adma_bytes)
 		bytes = p->adma_bytes;
 	else if (p->set_block_count)
-		bytes = (uint64_t)p->set_block_count * SECTOR_SIZE;
+		bytes = (u64)p->set_block_count * SECTOR_SIZE;
 	else
-		bytes = p->cur.sectors * (uint64_t)SECTOR_SIZE;
+		bytes = p->cur.sectors * (u64)SECTOR_SIZE;
 	p->set_block_count = 0;
 	if (!bytes)
 		return;		/* aborted before any data moved */
-	p->cur.sectors = (uint32_t)((bytes + SECTOR_SIZE - 1) / SECTOR_SIZE);
+	p->cur.sectors = (u32)((bytes + SECTOR_SIZE - 1) / SECTOR_SIZE);
 	emit(p, p->cur);
 }
 
-static bool parse_u64(const char *s, int base, uint64_t *v, const char **end)
+static bool parse_u64(const char *s, int base, u64 *v, const char **end)
 {
 	char *e;
 
@@ -194,7 +200,7 @@ static bool parse_u64(const char *s, int base, uint64_t *v, const char **end)
 }
 
 /* "PID@SEC.USEC:event ..." -> microseconds; 0 when there is no stamp. */
-static uint64_t qemu_stamp(const char *line)
+static u64 qemu_stamp(const char *line)
 {
 	unsigned long long sec, usec;
 	const char *at = strchr(line, '@');
@@ -211,7 +217,7 @@ static void qemu_command(struct parser *p, const char *ev)
 {
 	const char *c = strstr(ev, "CMD");
 	const char *a = strstr(ev, " arg 0x");
-	uint64_t num, arg;
+	u64 num, arg;
 	bool is_app = strncmp(ev, "sdcard_app_command", 18) == 0;
 
 	if (!c || !a || !parse_u64(c + 3, 10, &num, NULL) ||
@@ -231,10 +237,10 @@ static void qemu_command(struct parser *p, const char *ev)
 		return;
 	case 23:	/* SET_BLOCK_COUNT precedes the data command */
 		qemu_close(p);
-		p->set_block_count = (uint32_t)(arg & 0xffff);
+		p->set_block_count = (u32)(arg & 0xffff);
 		return;
 	case 17: case 18: case 24: case 25: {
-		uint32_t sbc = p->set_block_count;
+		u32 sbc = p->set_block_count;
 
 		qemu_close(p);
 		p->open = true;
@@ -260,7 +266,7 @@ static void qemu_adma(struct parser *p, const char *ev)
 {
 	const char *l = strstr(ev, "len=");
 	const char *a = strstr(ev, "attr=0x");
-	uint64_t len, attr;
+	u64 len, attr;
 
 	if (!l || !a || !parse_u64(l + 4, 10, &len, NULL) ||
 	    !parse_u64(a + 7, 16, &attr, NULL) || len > ADMA_MAX_LEN) {
@@ -275,7 +281,7 @@ static void qemu_adma(struct parser *p, const char *ev)
 static void qemu_block(struct parser *p, const char *ev)
 {
 	const char *s = strstr(ev, "size 0x");
-	uint64_t size;
+	u64 size;
 
 	if (!s || !parse_u64(s + 7, 16, &size, NULL) || !size ||
 	    size > ADMA_MAX_LEN) {
@@ -292,6 +298,7 @@ static void qemu_block(struct parser *p, const char *ev)
 static bool parse_dump(struct parser *p, const char *s)
 {
 	unsigned long long t, start, n;
+	struct cmd c;
 	char op;
 	int used = 0;
 	long phase;
@@ -301,21 +308,26 @@ static bool parse_dump(struct parser *p, const char *s)
 			bad_line(p, "phase line");
 			return true;
 		}
-		push(p->out, (struct cmd){ .op = OP_PHASE,
-					   .sectors = (uint32_t)phase });
+		memset(&c, 0, sizeof(c));
+		c.op = OP_PHASE;
+		c.sectors = (u32)phase;
+		push(p->out, c);
 		return true;
 	}
 	if (!isdigit((unsigned char)*s))
 		return false;
 	if (sscanf(s, "%llu %c %llu %llu %n", &t, &op, &start, &n, &used) != 4)
 		return false;
-	if ((op != 'W' && op != 'R') || !n || n > UINT32_MAX ||
+	if ((op != 'W' && op != 'R') || !n || n > U32_MAX ||
 	    s[used] != '\0') {
 		bad_line(p, "command line");
 		return true;
 	}
-	emit(p, (struct cmd){ .t_us = t, .op = op, .start = start,
-			      .sectors = (uint32_t)n });
+	c.t_us = t;
+	c.op = op;
+	c.start = start;
+	c.sectors = (u32)n;
+	emit(p, c);
 	return true;
 }
 
@@ -330,6 +342,7 @@ static bool parse_blkparse(struct parser *p, const char *s)
 	double t;
 	int pid;
 	char act[8], rwbs[16];
+	struct cmd c;
 	bool write;
 
 	if (sscanf(s, " %u,%u %u %llu %lf %d %7s %15s %llu + %llu",
@@ -338,16 +351,18 @@ static bool parse_blkparse(struct parser *p, const char *s)
 		return false;
 	if (strcmp(act, "D") != 0)
 		return true;	/* queue/complete events: counted at issue */
-	write = strchr(rwbs, 'W') != NULL;
+	write = strchr(rwbs, 'W');
 	if (!write && !strchr(rwbs, 'R'))
 		return true;	/* flush, discard: no data to the card */
-	if (!n || n > UINT32_MAX) {
+	if (!n || n > U32_MAX) {
 		bad_line(p, "blkparse line");
 		return true;
 	}
-	emit(p, (struct cmd){ .t_us = (uint64_t)(t * 1e6 + 0.5),
-			      .op = write ? OP_WRITE : OP_READ,
-			      .start = start, .sectors = (uint32_t)n });
+	c.t_us = (u64)(t * 1e6 + 0.5);
+	c.op = write ? OP_WRITE : OP_READ;
+	c.start = start;
+	c.sectors = (u32)n;
+	emit(p, c);
 	return true;
 }
 
@@ -424,7 +439,8 @@ static void select_phases(struct cmd_list *l, const struct options *opt)
 
 		if (c.op == OP_PHASE) {
 			if (!seen_from && (long)c.sectors == opt->from_phase) {
-				in = seen_from = true;
+				in = true;
+				seen_from = true;
 			} else if (in && (long)c.sectors == opt->to_phase) {
 				in = false;
 				seen_to = true;
@@ -447,11 +463,11 @@ static void select_phases(struct cmd_list *l, const struct options *opt)
 /* ------------------------------------------------------------------ */
 
 struct open_au {
-	uint64_t au;
-	uint64_t wp;		/* linear mode: next sector the card expects */
-	uint64_t written;	/* any-order mode: sectors written since open */
-	uint8_t *map;		/* any-order mode: which sectors were written */
-	uint64_t last_use;
+	u64 au;
+	u64 wp;		/* linear mode: next sector the card expects */
+	u64 written;	/* any-order mode: sectors written since open */
+	u8 *map;		/* any-order mode: which sectors were written */
+	u64 last_use;
 	bool used;
 };
 
@@ -459,9 +475,9 @@ struct card_model {
 	const struct options *opt;
 	bool linear;
 	struct open_au *slot;
-	uint64_t tick;
+	u64 tick;
 	double copy_sectors;	/* sectors the card copied internally */
-	uint64_t au_closes;
+	u64 au_closes;
 };
 
 static void model_init(struct card_model *m, const struct options *opt,
@@ -495,7 +511,7 @@ static void model_free(struct card_model *m)
 /* Closing an AU: the card copies every sector that was not rewritten. */
 static void model_close(struct card_model *m, struct open_au *s)
 {
-	uint64_t au = m->opt->au_sectors;
+	u64 au = m->opt->au_sectors;
 
 	if (!s->used)
 		return;
@@ -507,7 +523,7 @@ static void model_close(struct card_model *m, struct open_au *s)
 	s->used = false;
 }
 
-static struct open_au *model_open(struct card_model *m, uint64_t au)
+static struct open_au *model_open(struct card_model *m, u64 au)
 {
 	struct open_au *s, *victim = NULL;
 	unsigned int i;
@@ -530,11 +546,11 @@ static struct open_au *model_open(struct card_model *m, uint64_t au)
 }
 
 /* One write of n sectors at offset off inside AU au (never crosses it). */
-static void model_write(struct card_model *m, uint64_t au, uint64_t off,
-			uint64_t n)
+static void model_write(struct card_model *m, u64 au, u64 off,
+			u64 n)
 {
 	struct open_au *s = model_open(m, au);
-	uint64_t i;
+	u64 i;
 
 	s->last_use = ++m->tick;
 	if (m->linear) {
@@ -572,15 +588,15 @@ static void model_finish(struct card_model *m)
 /* ------------------------------------------------------------------ */
 
 struct stats {
-	uint64_t writes, reads, small, bytes_written, bytes_read;
-	uint64_t au_switches, distinct_aus, backward, phases;
-	uint64_t first_us, last_us;
+	u64 writes, reads, small, bytes_written, bytes_read;
+	u64 au_switches, distinct_aus, backward, phases;
+	u64 first_us, last_us;
 	double est_linear_s, est_any_s, limit_s;
-	uint64_t closes_linear, closes_any;
+	u64 closes_linear, closes_any;
 };
 
-static double card_seconds(const struct options *opt, uint64_t cmds,
-			   uint64_t sectors, double copy_sectors)
+static double card_seconds(const struct options *opt, u64 cmds,
+			   u64 sectors, double copy_sectors)
 {
 	double bytes = (double)sectors * SECTOR_SIZE;
 
@@ -590,14 +606,14 @@ static double card_seconds(const struct options *opt, uint64_t cmds,
 }
 
 /* The AU index of the last sector any write touches, bounded for sanity. */
-static uint64_t max_au_of(const struct cmd_list *l, const struct options *opt)
+static u64 max_au_of(const struct cmd_list *l, const struct options *opt)
 {
-	uint64_t max = 0;
+	u64 max = 0;
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
 		const struct cmd *c = &l->v[i];
-		uint64_t au;
+		u64 au;
 
 		if (c->op != OP_WRITE)
 			continue;
@@ -606,7 +622,7 @@ static uint64_t max_au_of(const struct cmd_list *l, const struct options *opt)
 			max = au;
 	}
 	if (max >= (1u << 26))
-		die("write beyond %" PRIu64 " AUs: wrong --au-kb or --sdsc?",
+		die("write beyond %llu AUs: wrong --au-kb or --sdsc?",
 		    max);
 	return max;
 }
@@ -615,9 +631,9 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 		    struct stats *st)
 {
 	struct card_model lin, any;
-	uint64_t prev_au = UINT64_MAX, naus = max_au_of(l, opt) + 1;
-	uint64_t *end_of;	/* highest end written so far, per AU */
-	uint64_t written_sectors = 0;
+	u64 prev_au = U64_MAX, naus = max_au_of(l, opt) + 1;
+	u64 *end_of;	/* highest end written so far, per AU */
+	u64 written_sectors = 0;
 	bool *touched;
 	size_t i;
 
@@ -625,13 +641,13 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	end_of = calloc(naus, sizeof(*end_of));
 	touched = calloc(naus, sizeof(*touched));
 	if (!end_of || !touched)
-		die("out of memory (%" PRIu64 " AUs)", naus);
+		die("out of memory (%llu AUs)", naus);
 	model_init(&lin, opt, true);
 	model_init(&any, opt, false);
 
 	for (i = 0; i < l->n; i++) {
 		const struct cmd *c = &l->v[i];
-		uint64_t s, e, au;
+		u64 s, e, au;
 
 		if (c->op == OP_PHASE) {
 			st->phases++;
@@ -642,7 +658,7 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 		st->last_us = c->t_us;
 		if (c->op == OP_READ) {
 			st->reads++;
-			st->bytes_read += (uint64_t)c->sectors * SECTOR_SIZE;
+			st->bytes_read += (u64)c->sectors * SECTOR_SIZE;
 			continue;
 		}
 		st->writes++;
@@ -657,7 +673,7 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 			st->backward++;
 		/* A command that crosses AUs is split at the boundary. */
 		for (s = c->start, e = c->start + c->sectors; s < e;) {
-			uint64_t lim, n;
+			u64 lim, n;
 
 			au = s / opt->au_sectors;
 			lim = (au + 1) * opt->au_sectors;
@@ -690,30 +706,30 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	model_free(&any);
 }
 
-static double mbps(uint64_t bytes, double s)
+static double mbps(u64 bytes, double s)
 {
 	return s > 0 ? (double)bytes / s / 1e6 : 0.0;
 }
 
 static void report_kv(const struct stats *st)
 {
-	printf("writes=%" PRIu64 "\n", st->writes);
-	printf("reads=%" PRIu64 "\n", st->reads);
-	printf("small_writes=%" PRIu64 "\n", st->small);
-	printf("bytes_written=%" PRIu64 "\n", st->bytes_written);
-	printf("au_switches=%" PRIu64 "\n", st->au_switches);
-	printf("distinct_aus=%" PRIu64 "\n", st->distinct_aus);
+	printf("writes=%llu\n", st->writes);
+	printf("reads=%llu\n", st->reads);
+	printf("small_writes=%llu\n", st->small);
+	printf("bytes_written=%llu\n", st->bytes_written);
+	printf("au_switches=%llu\n", st->au_switches);
+	printf("distinct_aus=%llu\n", st->distinct_aus);
 	printf("switch_ratio=%.2f\n", st->distinct_aus ?
 	       (double)st->au_switches / st->distinct_aus : 0.0);
-	printf("backward_writes=%" PRIu64 "\n", st->backward);
+	printf("backward_writes=%llu\n", st->backward);
 	printf("limit_s=%.3f\n", st->limit_s);
 	printf("est_linear_s=%.3f\n", st->est_linear_s);
 	printf("est_any_s=%.3f\n", st->est_any_s);
-	printf("est_linear_mbps=%.2f\n", mbps(st->bytes_written,
-					       st->est_linear_s));
+	printf("est_linear_mbps=%.2f\n",
+	       mbps(st->bytes_written, st->est_linear_s));
 	printf("est_any_mbps=%.2f\n", mbps(st->bytes_written, st->est_any_s));
-	printf("au_closes_linear=%" PRIu64 "\n", st->closes_linear);
-	printf("au_closes_any=%" PRIu64 "\n", st->closes_any);
+	printf("au_closes_linear=%llu\n", st->closes_linear);
+	printf("au_closes_any=%llu\n", st->closes_any);
 	printf("span_s=%.3f\n", (st->last_us - st->first_us) / 1e6);
 }
 
@@ -721,26 +737,27 @@ static void report_text(const struct stats *st, const struct options *opt)
 {
 	double mib = st->bytes_written / 1048576.0;
 
-	printf("card-level write commands:  %" PRIu64 " (%.1f MiB written, %" PRIu64 " reads)\n",
+	printf("card-level write commands:  %llu (%.1f MiB written, %llu reads)\n",
 	       st->writes, mib, st->reads);
-	printf("small writes (<= %u KiB):    %" PRIu64 "\n",
+	printf("small writes (<= %u KiB):    %llu\n",
 	       opt->small_sectors / 2, st->small);
-	printf("AU size:                    %" PRIu64 " KiB\n",
+	printf("AU size:                    %llu KiB\n",
 	       opt->au_sectors / 2);
-	printf("AU switches:                %" PRIu64 " for %" PRIu64 " distinct AUs (%.2f x ideal)\n",
+	printf("AU switches:                %llu for %llu distinct AUs (%.2f x ideal)\n",
 	       st->au_switches, st->distinct_aus,
 	       st->distinct_aus ? (double)st->au_switches / st->distinct_aus : 0);
-	printf("backward writes inside AU:  %" PRIu64 "\n", st->backward);
-	printf("card model: %u open AUs, %.1f MB/s sequential, %.1f MB/s internal copy, %.0f us per command\n",
-	       opt->open_aus, opt->seq_mbps, opt->copy_mbps,
-	       opt->cmd_overhead_us);
+	printf("backward writes inside AU:  %llu\n", st->backward);
+	printf("card model: %u open AUs, %.1f MB/s sequential, ", opt->open_aus,
+	       opt->seq_mbps);
+	printf("%.1f MB/s internal copy, %.0f us per command\n",
+	       opt->copy_mbps, opt->cmd_overhead_us);
 	printf("  sequential limit:         %.2f s (%.2f MB/s)\n", st->limit_s,
 	       mbps(st->bytes_written, st->limit_s));
-	printf("  linear-only card:         %.2f s, %.2f MB/s (%.2f x limit, %" PRIu64 " AU closes)\n",
+	printf("  linear-only card:         %.2f s, %.2f MB/s (%.2f x limit, %llu AU closes)\n",
 	       st->est_linear_s, mbps(st->bytes_written, st->est_linear_s),
 	       st->limit_s > 0 ? st->est_linear_s / st->limit_s : 0,
 	       st->closes_linear);
-	printf("  any-order-in-AU card:     %.2f s, %.2f MB/s (%.2f x limit, %" PRIu64 " AU closes)\n",
+	printf("  any-order-in-AU card:     %.2f s, %.2f MB/s (%.2f x limit, %llu AU closes)\n",
 	       st->est_any_s, mbps(st->bytes_written, st->est_any_s),
 	       st->limit_s > 0 ? st->est_any_s / st->limit_s : 0,
 	       st->closes_any);
@@ -756,41 +773,39 @@ static void dump(const struct cmd_list *l)
 		if (c->op == OP_PHASE)
 			printf("# phase %u\n", c->sectors);
 		else
-			printf("%" PRIu64 " %c %" PRIu64 " %u\n", c->t_us,
-			       c->op, c->start, c->sectors);
+			printf("%llu %c %llu %u\n", c->t_us, c->op,
+			       c->start, c->sectors);
 	}
 }
 
 /* The seed-style listing: start, sectors, AU and what is odd about it. */
 static void excerpt(const struct cmd_list *l, const struct options *opt)
 {
-	uint64_t prev_au = UINT64_MAX;
+	u64 prev_au = U64_MAX;
 	size_t i;
 	long shown = 0;
 
 	printf("%10s %8s %6s  %s\n", "start", "sectors", "AU", "note");
 	for (i = 0; i < l->n && shown < opt->excerpt; i++) {
 		const struct cmd *c = &l->v[i];
-		uint64_t au = c->start / opt->au_sectors;
+		u64 au = c->start / opt->au_sectors;
 		char note[64] = "";
 
 		if (c->op != OP_WRITE)
 			continue;
 		if (c->sectors <= opt->small_sectors)
 			strcat(note, "small");
-		if (au != prev_au && prev_au != UINT64_MAX)
+		if (au != prev_au && prev_au != U64_MAX)
 			strcat(note, *note ? ", AU switch" : "AU switch");
 		prev_au = au;
-		printf("%10" PRIu64 " %8u %6" PRIu64 "  %s\n", c->start,
+		printf("%10llu %8u %6llu  %s\n", c->start,
 		       c->sectors, au, note);
 		shown++;
 	}
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: %s [options] [TRACE]   (TRACE defaults to standard input)\n"
+static const char usage_text[] =
+"usage: cardtrace [options] [TRACE]   (TRACE defaults to standard input)\n"
 "  --au-kb N          allocation unit size in KiB (default 4096)\n"
 "  --small-kb N       a write of at most N KiB is small (default 16)\n"
 "  --sdsc             command arguments are byte addresses (cards <= 2 GiB)\n"
@@ -803,18 +818,15 @@ static void usage(FILE *f)
 "  --open-aus N       card model: AUs the card keeps open (default 2)\n"
 "  --seq-mbps X       card model: sequential write speed, MB/s (default 12)\n"
 "  --copy-mbps X      card model: internal copy speed, MB/s (default 12)\n"
-"  --cmd-us X         card model: overhead per write command, us (default 500)\n",
-		prog);
-}
+"  --cmd-us X         card model: overhead per write command, us (default 500)\n";
 
-static uint64_t arg_u64(const char *opt, const char *v, uint64_t min,
-			uint64_t max)
+static u64 arg_u64(const char *opt, const char *v, u64 min, u64 max)
 {
-	uint64_t x;
+	u64 x;
 	const char *end;
 
 	if (!v || !parse_u64(v, 10, &x, &end) || *end || x < min || x > max) {
-		fprintf(stderr, "%s: %s needs a whole number from %" PRIu64 " to %" PRIu64 ", not '%s'\n",
+		fprintf(stderr, "%s: %s needs a whole number from %llu to %llu, not '%s'\n",
 			prog, opt, min, max, v ? v : "");
 		exit(2);
 	}
@@ -854,14 +866,14 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			fputs(usage_text, stdout);
 			return 0;
 		} else if (!strcmp(a, "--au-kb")) {
 			opt.au_sectors = arg_u64(a, v, 1, 1 << 22) * 2; i++;
 		} else if (!strcmp(a, "--small-kb")) {
-			opt.small_sectors = (uint32_t)arg_u64(a, v, 0, 1 << 20) * 2; i++;
+			opt.small_sectors = (u32)arg_u64(a, v, 0, 1 << 20) * 2; i++;
 		} else if (!strcmp(a, "--marker-base")) {
-			opt.marker_base = arg_u64(a, v, 1, UINT64_MAX / 2); i++;
+			opt.marker_base = arg_u64(a, v, 1, U64_MAX / 2); i++;
 		} else if (!strcmp(a, "--from")) {
 			opt.from_phase = (long)arg_u64(a, v, 0, MARKER_SLOTS - 1); i++;
 		} else if (!strcmp(a, "--to")) {
@@ -886,7 +898,7 @@ int main(int argc, char **argv)
 			opt.lenient = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
-			usage(stderr);
+			fputs(usage_text, stderr);
 			return 2;
 		} else if (!path) {
 			path = a;

@@ -41,6 +41,8 @@ esac
 
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/mmc-coalesce-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+# Hash paths relative to build/ so a fresh clone elsewhere hits the cache.
+export CCACHE_BASEDIR=$top/build
 # Reproducible build stamps keep ccache hits across clean clones.
 export KBUILD_BUILD_TIMESTAMP='2024-01-01' KBUILD_BUILD_USER=mmc KBUILD_BUILD_HOST=coalesce
 

@@ -18,6 +18,13 @@ seed_file_kib() {
 	fi
 }
 
+# The window's statistics, when our block driver runs: "MMCC STAT name value"
+window_stats() {
+	f=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+	[ -r $f ] || return 0
+	while read -r name value; do say "STAT $name $value"; done <$f
+}
+
 fsck_clean() { # $1: test name
 	if $E2FSCK -fn "$DEV" >/tmp/fsck.log 2>&1; then
 		pass "$1"
@@ -48,6 +55,7 @@ dd_workload() { # $1: fs type
 	sync
 	t1=$(uptime_cs)
 	marker 2
+	window_stats
 	cs=$((t1 - t0))
 	[ $cs -gt 0 ] || cs=1
 	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
@@ -76,6 +84,7 @@ scenario_fio() {
 	sync
 	t1=$(uptime_cs)
 	marker 2
+	window_stats
 	cs=$((t1 - t0))
 	[ $cs -gt 0 ] || cs=1
 	kib=$(du -sk /mnt | cut -f1)

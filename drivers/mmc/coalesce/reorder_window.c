@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reorder window policy engine for SD/MMC cards that only write linearly
+ * inside a few open allocation units (AUs).
+ *
+ * Data structures (n = held writes, q = queued writes):
+ *  - held: rbtree by start sector. Held writes never overlap each other, so
+ *    sorting by start also sorts by end, and all held writes of one AU form
+ *    one contiguous run of the tree: an AU "group" is found by one lookup of
+ *    its first sector, no per-AU allocation is needed. O(log n).
+ *  - held_fifo: held writes in arrival order. Arrival time never decreases,
+ *    so the head is both the oldest write and the next hold deadline. O(1).
+ *  - queued: interval tree (queued writes may overlap each other) used to
+ *    keep a newer write behind an older one it overlaps. O(log q).
+ *  - queue: FIFO of queued writes in issue order. Writes released together
+ *    share a batch number and are already in ascending sector order.
+ *  - au_pos: write position of the last few AUs written (small LRU table),
+ *    to spot writes that land behind their AU's write position.
+ *
+ * Invariant kept by every entry point: no held write overlaps a queued
+ * write or another held write. That is what allows a held write to be
+ * attached to any queued data write of its AU without breaking the order of
+ * overlapping writes.
+ */
+#include <linux/errno.h>
+#include <linux/interval_tree_generic.h>
+#include <linux/math64.h>
+
+#include "reorder_window.h"
+
+#define RWIN_ALL_SECTORS	((sector_t)~0ULL)
+
+static inline sector_t rwin_end(const struct rwin_write *wr)
+{
+	return wr->start + wr->sectors;
+}
+
+/* Zero-length writes are treated as one sector long for overlap checks. */
+static inline sector_t rwin_last(const struct rwin_write *wr)
+{
+	return wr->start + (wr->sectors ? wr->sectors : 1) - 1;
+}
+
+static inline sector_t rwin_first(const struct rwin_write *wr)
+{
+	return wr->start;
+}
+
+/* Not every generated helper is used (iter_next); hence __maybe_unused. */
+INTERVAL_TREE_DEFINE(struct rwin_write, node, sector_t, subtree_last,
+		     rwin_first, rwin_last, static inline __maybe_unused,
+		     rwin_qtree)
+
+static inline u32 rwin_segs(const struct rwin_write *wr)
+{
+	return wr->nr_segs ? wr->nr_segs : 1;
+}
+
+static inline u64 rwin_bytes(const struct rwin_write *wr)
+{
+	return (u64)wr->sectors << 9;
+}
+
+static inline u64 rwin_elapsed(u64 now, u64 then)
+{
+	return now > then ? now - then : 0;
+}
+
+static inline u64 rwin_add_sat(u64 a, u64 b)
+{
+	return a + b < a ? RWIN_NO_DEADLINE : a + b;
+}
+
+static inline u64 rwin_au(const struct rwin_window *w, sector_t sector)
+{
+	return div_u64(sector, w->p.au_sectors);
+}
+
+void rwin_params_init(struct rwin_params *p)
+{
+	p->au_sectors = 8192;
+	p->small_sectors = 32;
+	p->window_reqs = 64;
+	p->window_bytes = 1024 * 1024;
+	p->hold_ns = 1000ULL * 1000 * 1000;
+	p->idle_ns = 20ULL * 1000 * 1000;
+	p->max_sectors = 1024;
+	p->max_segs = 128;
+	p->max_extents = RWIN_MAX_EXTENTS;
+	p->hold_backward = true;
+	p->backward_max_sectors = 1024;
+	p->deadline_sweep = false;
+	p->flush_release = true;
+	p->attach_ahead = false;
+}
+
+int rwin_init(struct rwin_window *w, const struct rwin_params *p)
+{
+	if (!p->au_sectors || !p->max_sectors || !p->max_segs ||
+	    !p->max_extents || p->max_extents > RWIN_MAX_EXTENTS ||
+	    p->window_reqs > RWIN_MAX_WINDOW_REQS)
+		return -EINVAL;
+
+	*w = (struct rwin_window){ };
+	w->p = *p;
+	w->held = RB_ROOT;
+	INIT_LIST_HEAD(&w->held_fifo);
+	w->queued = RB_ROOT_CACHED;
+	INIT_LIST_HEAD(&w->queue);
+	return 0;
+}
+
+/* ---- AU write positions ------------------------------------------------ */
+
+static struct rwin_au_pos *rwin_au_pos_find(struct rwin_window *w, u64 au)
+{
+	int i;
+
+	for (i = 0; i < RWIN_TRACKED_AUS; i++)
+		if (w->au_pos[i].used && w->au_pos[i].au == au)
+			return &w->au_pos[i];
+	return NULL;
+}
+
+/* 0 means "unknown": nothing counts as behind an AU we have not seen. */
+static sector_t rwin_au_wpos(struct rwin_window *w, u64 au)
+{
+	struct rwin_au_pos *pos = rwin_au_pos_find(w, au);
+
+	return pos ? pos->wpos : 0;
+}
+
+static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
+{
+	u64 au = rwin_au(w, wr->start);
+	struct rwin_au_pos *pos = rwin_au_pos_find(w, au);
+	int i;
+
+	if (!pos) {
+		/* Evict the least recently written AU, like the card does. */
+		pos = &w->au_pos[0];
+		for (i = 1; i < RWIN_TRACKED_AUS && pos->used; i++)
+			if (w->au_pos[i].used < pos->used)
+				pos = &w->au_pos[i];
+		pos->au = au;
+		pos->used = 0;
+	}
+	/*
+	 * The furthest sector sent to the AU so far: on a linear-only card,
+	 * anything below it means rewriting the AU, not only a seek back.
+	 */
+	if (!pos->used || pos->wpos < rwin_end(wr))
+		pos->wpos = rwin_end(wr);
+	pos->used = ++w->au_stamp;
+}
+
+/* ---- held tree ---------------------------------------------------------- */
+
+static struct rwin_write *rwin_held_entry(struct rb_node *node)
+{
+	return node ? rb_entry(node, struct rwin_write, node) : NULL;
+}
+
+/* Leftmost held write starting at or after @sector. */
+static struct rwin_write *rwin_held_from(struct rwin_window *w,
+					 sector_t sector)
+{
+	struct rb_node *node = w->held.rb_node;
+	struct rwin_write *best = NULL;
+
+	while (node) {
+		struct rwin_write *wr = rb_entry(node, struct rwin_write, node);
+
+		if (wr->start >= sector) {
+			best = wr;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return best;
+}
+
+/* Leftmost held write ending after @sector, i.e. the first that may overlap
+ * a range starting at @sector (held writes are disjoint).
+ */
+static struct rwin_write *rwin_held_ending_after(struct rwin_window *w,
+						 sector_t sector)
+{
+	struct rb_node *node = w->held.rb_node;
+	struct rwin_write *best = NULL;
+
+	while (node) {
+		struct rwin_write *wr = rb_entry(node, struct rwin_write, node);
+
+		if (rwin_end(wr) > sector) {
+			best = wr;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return best;
+}
+
+static void rwin_held_insert(struct rwin_window *w, struct rwin_write *wr)
+{
+	struct rb_node **link = &w->held.rb_node, *parent = NULL;
+
+	while (*link) {
+		struct rwin_write *cur = rb_entry(*link, struct rwin_write, node);
+
+		parent = *link;
+		if (wr->start < cur->start)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&wr->node, parent, link);
+	rb_insert_color(&wr->node, &w->held);
+	list_add_tail(&wr->link, &w->held_fifo);
+	wr->state = RWIN_ST_HELD;
+
+	w->held_count++;
+	w->held_bytes += rwin_bytes(wr);
+	w->stats.holds++;
+	if (w->held_count > w->stats.max_held)
+		w->stats.max_held = w->held_count;
+	if (w->held_bytes > w->stats.max_held_bytes)
+		w->stats.max_held_bytes = w->held_bytes;
+}
+
+static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
+			     enum rwin_reason reason, u64 now)
+{
+	u64 held_for = rwin_elapsed(now, wr->arrival_ns);
+
+	rb_erase(&wr->node, &w->held);
+	list_del(&wr->link);
+	w->held_count--;
+	w->held_bytes -= rwin_bytes(wr);
+
+	wr->released_ns = now;
+	wr->reason = reason;
+	w->stats.released[reason]++;
+	if (held_for > w->stats.max_hold_ns)
+		w->stats.max_hold_ns = held_for;
+}
+
+/* ---- issue queue -------------------------------------------------------- */
+
+static void rwin_queue_add(struct rwin_window *w, struct rwin_write *wr,
+			   u32 batch)
+{
+	wr->state = RWIN_ST_QUEUED;
+	wr->batch = batch;
+	rwin_qtree_insert(wr, &w->queued);
+	list_add_tail(&wr->link, &w->queue);
+	w->queued_count++;
+	rwin_au_pos_set(w, wr);
+}
+
+static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
+{
+	rwin_qtree_remove(wr, &w->queued);
+	list_del(&wr->link);
+	w->queued_count--;
+}
+
+bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors)
+{
+	if (!sectors || !w->queued_count)
+		return false;
+	return rwin_qtree_iter_first(&w->queued, start,
+				     start + sectors - 1) != NULL;
+}
+
+/* ---- releases ----------------------------------------------------------- */
+
+/*
+ * Queue every held write starting in [lo, hi) as one batch. The held tree
+ * is walked in order, so the batch is ascending and rwin_pop() can merge
+ * contiguous neighbours without sorting.
+ */
+static u32 rwin_release_range(struct rwin_window *w, sector_t lo, sector_t hi,
+			      enum rwin_reason reason, u64 now)
+{
+	struct rwin_write *wr = rwin_held_from(w, lo), *next;
+	u32 batch, n = 0;
+
+	if (!wr || wr->start >= hi)
+		return 0;
+
+	/* Batch 0 means "passed through": skip it when the counter wraps. */
+	if (!++w->batch_seq)
+		w->batch_seq = 1;
+	batch = w->batch_seq;
+
+	for (; wr && wr->start < hi; wr = next) {
+		next = rwin_held_entry(rb_next(&wr->node));
+		rwin_held_remove(w, wr, reason, now);
+		rwin_queue_add(w, wr, batch);
+		n++;
+	}
+	w->stats.release_events[reason]++;
+	return n;
+}
+
+static u32 rwin_release_all(struct rwin_window *w, enum rwin_reason reason,
+			    u64 now)
+{
+	if (!w->held_count)
+		return 0;
+	return rwin_release_range(w, 0, RWIN_ALL_SECTORS, reason, now);
+}
+
+static u32 rwin_release_au(struct rwin_window *w, u64 au,
+			   enum rwin_reason reason, u64 now)
+{
+	sector_t lo = (sector_t)au * w->p.au_sectors;
+
+	return rwin_release_range(w, lo, lo + w->p.au_sectors, reason, now);
+}
+
+/*
+ * Release only the held writes overlapping [start, end): the newer write or
+ * the read then queues behind them. The rest of their AU group stays held.
+ */
+static u32 rwin_release_overlap(struct rwin_window *w, sector_t start,
+				sector_t end, enum rwin_reason reason, u64 now)
+{
+	struct rwin_write *first;
+
+	if (!w->held_count || end <= start)
+		return 0;
+	first = rwin_held_ending_after(w, start);
+	if (!first || first->start >= end)
+		return 0;
+	return rwin_release_range(w, first->start, end, reason, now);
+}
+
+static bool rwin_device_idle(const struct rwin_window *w)
+{
+	return !w->inflight && list_empty(&w->queue);
+}
+
+/* Idle is measured from the later of the last completion and the last
+ * arrival: a write still trickling in means the submitter is still busy.
+ */
+static u64 rwin_idle_ref(const struct rwin_window *w)
+{
+	return w->idle_since_ns > w->last_arrival_ns ?
+		w->idle_since_ns : w->last_arrival_ns;
+}
+
+void rwin_expire(struct rwin_window *w, u64 now)
+{
+	while (w->held_count) {
+		struct rwin_write *oldest = list_first_entry(&w->held_fifo,
+							     struct rwin_write,
+							     link);
+
+		if (rwin_add_sat(oldest->arrival_ns, w->p.hold_ns) > now)
+			break;
+		if (w->p.deadline_sweep)
+			rwin_release_all(w, RWIN_REL_DEADLINE, now);
+		else
+			rwin_release_au(w, rwin_au(w, oldest->start),
+					RWIN_REL_DEADLINE, now);
+	}
+
+	if (w->held_count && rwin_device_idle(w) &&
+	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) <= now)
+		rwin_release_all(w, RWIN_REL_IDLE, now);
+}
+
+u64 rwin_next_deadline(const struct rwin_window *w)
+{
+	const struct rwin_write *oldest;
+	u64 next, idle;
+
+	if (!w->held_count)
+		return RWIN_NO_DEADLINE;
+
+	oldest = list_first_entry(&w->held_fifo, struct rwin_write, link);
+	next = rwin_add_sat(oldest->arrival_ns, w->p.hold_ns);
+	if (rwin_device_idle(w)) {
+		idle = rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns);
+		if (idle < next)
+			next = idle;
+	}
+	return next;
+}
+
+/* ---- arrivals ----------------------------------------------------------- */
+
+static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
+			  bool *backward)
+{
+	sector_t wpos;
+
+	*backward = false;
+	if (!wr->sectors || !w->p.window_reqs ||
+	    rwin_bytes(wr) > w->p.window_bytes)
+		return false;
+	/* A newer write overlapping a queued one must stay behind it. */
+	if (rwin_overlaps_queued(w, wr->start, wr->sectors))
+		return false;
+	if (wr->sectors <= w->p.small_sectors)
+		return true;
+	/*
+	 * A write that starts behind its AU's write position costs the card a
+	 * backward jump whatever its size. Holding it lets it go with the next
+	 * data write of that AU, sorted in front of it (for a plug that reached
+	 * us in reverse that is before the data it was issued with) or at
+	 * least together with the other held writes of the AU.
+	 */
+	if (w->p.hold_backward && wr->sectors <= w->p.backward_max_sectors) {
+		wpos = rwin_au_wpos(w, rwin_au(w, wr->start));
+		if (wr->start < wpos) {
+			*backward = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Release the AU group of the oldest held write until @wr fits. Oldest,
+ * not largest: it is O(1), and that group is the nearest to its deadline,
+ * so releasing it gives up the least holding time.
+ */
+static void rwin_make_room(struct rwin_window *w, const struct rwin_write *wr,
+			   u64 now)
+{
+	while (w->held_count &&
+	       (w->held_count + 1 > w->p.window_reqs ||
+		w->held_bytes + rwin_bytes(wr) > w->p.window_bytes)) {
+		struct rwin_write *oldest = list_first_entry(&w->held_fifo,
+							     struct rwin_write,
+							     link);
+		enum rwin_reason reason = RWIN_REL_BYTES;
+
+		if (w->held_count + 1 > w->p.window_reqs)
+			reason = RWIN_REL_COUNT;
+		rwin_release_au(w, rwin_au(w, oldest->start), reason, now);
+	}
+}
+
+bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
+{
+	u32 urgent = wr->flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH);
+	bool backward;
+
+	rwin_expire(w, now);
+	w->last_arrival_ns = now;
+	w->stats.writes++;
+	if (wr->flags & RWIN_F_META)
+		w->stats.meta++;
+	wr->state = RWIN_ST_NEW;
+	wr->batch = 0;
+	wr->released_ns = 0;
+
+	/*
+	 * Somebody waits for this write (or for the flush before it) and may
+	 * also be waiting for held ones: let them all go first.
+	 */
+	if (wr->flags & RWIN_F_PREFLUSH) {
+		w->stats.flushes++;
+		if (w->p.flush_release)
+			rwin_release_all(w, RWIN_REL_FLUSH, now);
+	}
+	if (wr->flags & RWIN_F_FUA)
+		rwin_release_all(w, RWIN_REL_FUA, now);
+	else if (wr->flags & RWIN_F_SYNC)
+		rwin_release_all(w, RWIN_REL_SYNC, now);
+
+	/* The older overlapping write goes first. */
+	rwin_release_overlap(w, wr->start, rwin_end(wr), RWIN_REL_OVERLAP, now);
+
+	if (!urgent && rwin_may_hold(w, wr, &backward)) {
+		rwin_make_room(w, wr, now);
+		rwin_held_insert(w, wr);
+		if (backward)
+			w->stats.holds_backward++;
+		return true;
+	}
+
+	rwin_queue_add(w, wr, 0);
+	w->stats.passed++;
+	return false;
+}
+
+bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
+{
+	rwin_expire(w, now);
+	w->stats.reads++;
+	rwin_release_overlap(w, start, start + sectors, RWIN_REL_READ, now);
+	if (rwin_overlaps_queued(w, start, sectors)) {
+		w->stats.read_waits++;
+		return true;
+	}
+	return false;
+}
+
+void rwin_flush(struct rwin_window *w, u64 now)
+{
+	rwin_expire(w, now);
+	w->stats.flushes++;
+	if (w->p.flush_release)
+		rwin_release_all(w, RWIN_REL_FLUSH, now);
+}
+
+void rwin_drain(struct rwin_window *w, u64 now)
+{
+	rwin_release_all(w, RWIN_REL_DRAIN, now);
+}
+
+/* ---- commands ----------------------------------------------------------- */
+
+static bool rwin_ext_takes(const struct rwin_params *p,
+			   const struct rwin_extent *e,
+			   const struct rwin_write *wr)
+{
+	return e->start + e->sectors == wr->start &&
+	       e->sectors + wr->sectors <= p->max_sectors &&
+	       e->nr_segs + rwin_segs(wr) <= p->max_segs;
+}
+
+static void rwin_ext_set(struct rwin_extent *e, struct rwin_write *wr)
+{
+	e->start = wr->start;
+	e->sectors = wr->sectors;
+	e->nr_segs = rwin_segs(wr);
+	e->nr_writes = 1;
+	e->first = wr;
+}
+
+/* Can @wr be appended to @cmd (merged, or as a new extent)? */
+static bool rwin_cmd_fits(const struct rwin_params *p,
+			  const struct rwin_cmd *cmd,
+			  const struct rwin_write *wr)
+{
+	if (cmd->nr_extents &&
+	    rwin_ext_takes(p, &cmd->ext[cmd->nr_extents - 1], wr))
+		return true;
+	return cmd->nr_extents < p->max_extents;
+}
+
+/* Append @wr, already unlinked, after rwin_cmd_fits() said yes. */
+static void rwin_cmd_append(struct rwin_window *w, struct rwin_cmd *cmd,
+			    struct rwin_write *wr)
+{
+	struct rwin_extent *e = NULL;
+
+	if (cmd->nr_extents)
+		e = &cmd->ext[cmd->nr_extents - 1];
+	if (e && rwin_ext_takes(&w->p, e, wr)) {
+		e->sectors += wr->sectors;
+		e->nr_segs += rwin_segs(wr);
+		e->nr_writes++;
+		w->stats.merges++;
+	} else {
+		rwin_ext_set(&cmd->ext[cmd->nr_extents++], wr);
+	}
+	list_add_tail(&wr->link, &cmd->writes);
+	cmd->nr_writes++;
+	wr->state = RWIN_ST_OUT;
+}
+
+/*
+ * A data write (one that passed straight through) goes to the card. Attach
+ * the held writes of its AU that sit before it, and the chain of held
+ * writes contiguous right after it, in ascending order:
+ *
+ *   - before it: the card then makes at most one jump back (to the lowest
+ *     of them) and sweeps up through the data write, instead of one jump
+ *     per small write later; one that ends where the data starts (an ext2
+ *     indirect block in front of the blocks it maps) becomes one transfer
+ *     with the data.
+ *   - contiguous after it: same extent, no jump at all.
+ *   - further ahead: left held (unless attach_ahead). Writing them now
+ *     would move the AU's write position past data that has not been
+ *     written yet and turn every following data write into a backward one;
+ *     ext2 writes indirect blocks ahead of their data, and the data write
+ *     that reaches them will pick them up as a prefix.
+ *
+ * The part before the data is collected walking down from it, so the
+ * extents are filled from the top slot down and shifted in place at the
+ * end; that keeps the extents nearest the data when max_extents cuts.
+ */
+static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
+			  struct rwin_cmd *cmd, u64 now)
+{
+	const struct rwin_params *p = &w->p;
+	u64 au = rwin_au(w, data->start);
+	sector_t lo = (sector_t)au * p->au_sectors;
+	sector_t hi = lo + p->au_sectors;
+	int top = RWIN_MAX_EXTENTS - 1, idx = top, i;
+	struct rwin_write *h, *prev, *next;
+	u32 attached = 0;
+
+	rwin_queue_del(w, data);
+	data->state = RWIN_ST_OUT;
+	rwin_ext_set(&cmd->ext[idx], data);
+	list_add(&data->link, &cmd->writes);
+	cmd->nr_writes = 1;
+
+	h = rwin_held_from(w, data->start);
+	if (h)
+		prev = rwin_held_entry(rb_prev(&h->node));
+	else
+		prev = rwin_held_entry(rb_last(&w->held));
+
+	for (h = prev; h && h->start >= lo; h = prev) {
+		struct rwin_extent *e = &cmd->ext[idx];
+
+		prev = rwin_held_entry(rb_prev(&h->node));
+		if (rwin_end(h) == e->start &&
+		    e->sectors + h->sectors <= p->max_sectors &&
+		    e->nr_segs + rwin_segs(h) <= p->max_segs) {
+			e->start = h->start;
+			e->sectors += h->sectors;
+			e->nr_segs += rwin_segs(h);
+			e->nr_writes++;
+			e->first = h;
+			w->stats.merges++;
+		} else {
+			if (top - idx + 1 >= (int)p->max_extents)
+				break;
+			rwin_ext_set(&cmd->ext[--idx], h);
+		}
+		rwin_held_remove(w, h, RWIN_REL_ATTACH, now);
+		h->state = RWIN_ST_OUT;
+		list_add(&h->link, &cmd->writes);
+		cmd->nr_writes++;
+		attached++;
+	}
+
+	cmd->nr_extents = top - idx + 1;
+	for (i = 0; i < (int)cmd->nr_extents; i++)
+		cmd->ext[i] = cmd->ext[idx + i];
+
+	for (h = rwin_held_from(w, rwin_end(data)); h && h->start < hi;
+	     h = next) {
+		struct rwin_extent *e = &cmd->ext[cmd->nr_extents - 1];
+
+		next = rwin_held_entry(rb_next(&h->node));
+		if (!p->attach_ahead && h->start != e->start + e->sectors)
+			break;
+		if (!rwin_cmd_fits(p, cmd, h))
+			break;
+		rwin_held_remove(w, h, RWIN_REL_ATTACH, now);
+		rwin_cmd_append(w, cmd, h);
+		attached++;
+	}
+
+	if (attached)
+		w->stats.release_events[RWIN_REL_ATTACH]++;
+	list_for_each_entry(h, &cmd->writes, link)
+		rwin_au_pos_set(w, h);
+}
+
+/* Writes released together: already ascending, take as many as fit. */
+static void rwin_pop_batch(struct rwin_window *w, u32 batch,
+			   struct rwin_cmd *cmd)
+{
+	struct rwin_write *wr, *next;
+
+	list_for_each_entry_safe(wr, next, &w->queue, link) {
+		if (wr->batch != batch || !rwin_cmd_fits(&w->p, cmd, wr))
+			break;
+		rwin_queue_del(w, wr);
+		rwin_cmd_append(w, cmd, wr);
+	}
+}
+
+bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
+{
+	struct rwin_write *head;
+
+	INIT_LIST_HEAD(&cmd->writes);
+	cmd->nr_extents = 0;
+	cmd->nr_writes = 0;
+
+	rwin_expire(w, now);
+	if (list_empty(&w->queue))
+		return false;
+
+	head = list_first_entry(&w->queue, struct rwin_write, link);
+	if (head->batch)
+		rwin_pop_batch(w, head->batch, cmd);
+	else
+		rwin_pop_data(w, head, cmd, now);
+
+	w->inflight++;
+	w->stats.commands++;
+	w->stats.extents += cmd->nr_extents;
+	return true;
+}
+
+void rwin_complete(struct rwin_window *w, u64 now)
+{
+	if (w->inflight)
+		w->inflight--;
+	if (rwin_device_idle(w))
+		w->idle_since_ns = now;
+}

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the reorder window policy engine: one case per rule
+ * (hold, attach, bounds, deadline, idle, flush/FUA/sync, read, overlap,
+ * drain, limits, backward hold). The host suite in tests/window/ runs the
+ * same rules plus a randomised model checker; this one proves the engine
+ * behaves the same built as kernel code.
+ */
+#include <kunit/test.h>
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+
+#include "reorder_window.h"
+
+#define RWIN_TEST_MS(x)	((u64)(x) * NSEC_PER_MSEC)
+#define RWIN_TEST_POOL	32
+
+struct rwin_test_ctx {
+	struct rwin_window win;
+	struct rwin_params prm;
+	struct rwin_write pool[RWIN_TEST_POOL];
+	int used;
+	char buf[256];
+};
+
+static int rwin_test_init(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	rwin_params_init(&ctx->prm);
+	test->priv = ctx;
+	return 0;
+}
+
+static void rwin_test_start(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rwin_init(&ctx->win, &ctx->prm), 0);
+}
+
+static bool rwin_test_add(struct kunit *test, sector_t start, u32 sectors,
+			  u32 flags, u64 now)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_write *wr;
+
+	KUNIT_ASSERT_LT(test, ctx->used, RWIN_TEST_POOL);
+	wr = &ctx->pool[ctx->used++];
+	memset(wr, 0, sizeof(*wr));
+	wr->start = start;
+	wr->sectors = sectors;
+	wr->flags = flags;
+	wr->arrival_ns = now;
+	return rwin_add_write(&ctx->win, wr, now);
+}
+
+/* Pop and complete one command, rendered as "start+sectors ..." or "-". */
+static const char *rwin_test_pop(struct kunit *test, u64 now)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_cmd *cmd;
+	size_t len = 0;
+	u32 i;
+
+	cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	if (!rwin_pop(&ctx->win, cmd, now))
+		return "-";
+	ctx->buf[0] = 0;
+	for (i = 0; i < cmd->nr_extents; i++)
+		len += scnprintf(ctx->buf + len, sizeof(ctx->buf) - len,
+				 "%s%llu+%u", i ? " " : "",
+				 (unsigned long long)cmd->ext[i].start,
+				 cmd->ext[i].sectors);
+	rwin_complete(&ctx->win, now);
+	return ctx->buf;
+}
+
+static void rwin_test_small_held_large_passes(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 100, 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 100000, 1024, 0, 0));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "100000+1024");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "-");
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+}
+
+/* An ext2 indirect block right in front of its data: one transfer. */
+static void rwin_test_prefix_merge(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 114784, 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 114792, 1000, 0, 0));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "114784+1008");
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.merges, 1ULL);
+}
+
+static void rwin_test_attach_order(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 8300, 8, 0, 0);
+	rwin_test_add(test, 8200, 16, 0, 0);
+	rwin_test_add(test, 8216, 8, 0, 0);
+	rwin_test_add(test, 100, 8, 0, 0);		/* other AU */
+	rwin_test_add(test, 12000, 8, 0, 0);		/* ahead of the data */
+	rwin_test_add(test, 9000, 512, 0, 0);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0),
+			   "8200+24 8300+8 9000+512");
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 2U);
+}
+
+static void rwin_test_count_bound(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	int i;
+
+	ctx->prm.window_reqs = 4;
+	rwin_test_start(test);
+	for (i = 0; i < 20; i++) {
+		rwin_test_add(test, i * 4096, 8, 0, i);
+		KUNIT_EXPECT_LE(test, rwin_held_count(&ctx->win), 4U);
+	}
+	KUNIT_EXPECT_GT(test, ctx->win.stats.released[RWIN_REL_COUNT], 0ULL);
+}
+
+static void rwin_test_deadline(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.idle_ns = RWIN_TEST_MS(100000);
+	rwin_test_start(test);
+	rwin_test_add(test, 8, 8, 0, RWIN_TEST_MS(0));
+	rwin_test_add(test, 8192, 8, 0, RWIN_TEST_MS(10));
+	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
+			RWIN_TEST_MS(1000));
+	rwin_expire(&ctx->win, RWIN_TEST_MS(1000));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(1000)),
+			   "8+8");
+}
+
+static void rwin_test_idle(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 8, 8, 0, RWIN_TEST_MS(5));
+	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
+			RWIN_TEST_MS(25));
+	rwin_expire(&ctx->win, RWIN_TEST_MS(25));
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_IDLE], 1ULL);
+}
+
+static void rwin_test_sync_releases(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 9000, 8, 0, 0);
+	rwin_test_add(test, 8, 8, 0, 0);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 4000, 8, RWIN_F_FUA, 0));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "8+8 9000+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "4000+8");
+}
+
+static void rwin_test_read_overlap(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 8, 8, 0, 0);
+	KUNIT_EXPECT_FALSE(test, rwin_read(&ctx->win, 1000, 8, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_read(&ctx->win, 12, 1, 0));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "8+8");
+	KUNIT_EXPECT_FALSE(test, rwin_overlaps_queued(&ctx->win, 12, 1));
+}
+
+static void rwin_test_overlap_order(struct kunit *test)
+{
+	rwin_test_start(test);
+	rwin_test_add(test, 8, 8, 0, 0);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 12, 8, 0, 1));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 1), "8+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 1), "12+8");
+}
+
+static void rwin_test_drain_limits(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	int i;
+
+	ctx->prm.max_extents = 2;
+	rwin_test_start(test);
+	for (i = 0; i < 5; i++)
+		rwin_test_add(test, i * 100, 8, 0, 0);
+	rwin_drain(&ctx->win, 0);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "0+8 100+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "200+8 300+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "400+8");
+	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
+			RWIN_NO_DEADLINE);
+}
+
+/* A reversed plug: the write in front is held and goes first. */
+static void rwin_test_backward(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 9216, 1024, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8192, 1024, 0, 0));
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.holds_backward, 1ULL);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0),
+			   "8192+1024 9216+1024");
+}
+
+static struct kunit_case rwin_test_cases[] = {
+	KUNIT_CASE(rwin_test_small_held_large_passes),
+	KUNIT_CASE(rwin_test_prefix_merge),
+	KUNIT_CASE(rwin_test_attach_order),
+	KUNIT_CASE(rwin_test_count_bound),
+	KUNIT_CASE(rwin_test_deadline),
+	KUNIT_CASE(rwin_test_idle),
+	KUNIT_CASE(rwin_test_sync_releases),
+	KUNIT_CASE(rwin_test_read_overlap),
+	KUNIT_CASE(rwin_test_overlap_order),
+	KUNIT_CASE(rwin_test_drain_limits),
+	KUNIT_CASE(rwin_test_backward),
+	{},
+};
+
+static struct kunit_suite rwin_test_suite = {
+	.name = "mmc-reorder-window",
+	.init = rwin_test_init,
+	.test_cases = rwin_test_cases,
+};
+
+kunit_test_suites(&rwin_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for the mmc reorder window engine");
+MODULE_IMPORT_NS(MMC_COALESCE);

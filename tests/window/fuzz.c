@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: the input bytes choose the parameters and a sequence
+ * of writes, reads, flushes, drains, pops, completions and clock steps.
+ * Any broken invariant aborts: a write leaving twice or never, a newer
+ * overlapping write leaving first, a bound exceeded, a command not
+ * ascending or an extent not contiguous, a write held past its deadline.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reorder_window.h"
+
+#define FZ_WRITES	256
+#define FZ_SECTORS	4096
+
+struct fz_write {
+	struct rwin_write w;
+	u32 seq;
+	bool used;
+	bool held;
+	bool out;
+};
+
+struct fz {
+	const u8 *data;
+	size_t len, pos;
+	struct rwin_window win;
+	struct rwin_params p;
+	struct fz_write writes[FZ_WRITES];
+	u32 next_write;
+	u32 newest[FZ_SECTORS];		/* newest seq sent, + 1 */
+	u64 now;
+	u32 inflight;
+};
+
+static u32 take(struct fz *f, u32 bytes)
+{
+	u32 v = 0;
+
+	while (bytes--)
+		v = (v << 8) | (f->pos < f->len ? f->data[f->pos++] : 0);
+	return v;
+}
+
+#define FZ_ASSERT(cond)		do { if (!(cond)) abort(); } while (0)
+
+static void fz_pop(struct fz *f)
+{
+	struct rwin_cmd cmd;
+	struct rwin_write *wr;
+	u32 e, k;
+
+	if (!rwin_pop(&f->win, &cmd, f->now))
+		return;
+	f->inflight++;
+	FZ_ASSERT(cmd.nr_extents && cmd.nr_extents <= f->p.max_extents);
+	wr = list_first_entry(&cmd.writes, struct rwin_write, link);
+	for (e = 0; e < cmd.nr_extents; e++) {
+		sector_t pos = cmd.ext[e].start;
+
+		if (e)
+			FZ_ASSERT(cmd.ext[e - 1].start +
+				  cmd.ext[e - 1].sectors <= pos);
+		if (cmd.ext[e].nr_writes > 1)
+			FZ_ASSERT(cmd.ext[e].sectors <= f->p.max_sectors);
+		for (k = 0; k < cmd.ext[e].nr_writes; k++) {
+			struct fz_write *fw = (struct fz_write *)wr;
+			sector_t s;
+
+			FZ_ASSERT(&wr->link != &cmd.writes);
+			FZ_ASSERT(wr->start == pos && fw->used && !fw->out);
+			fw->out = true;
+			if (fw->held)
+				FZ_ASSERT(wr->released_ns - wr->arrival_ns <=
+					  f->p.hold_ns);
+			for (s = wr->start; s < wr->start + wr->sectors; s++) {
+				FZ_ASSERT(f->newest[s] <= fw->seq);
+				f->newest[s] = fw->seq + 1;
+			}
+			pos += wr->sectors;
+			wr = list_next_entry(wr, link);
+		}
+	}
+	FZ_ASSERT(&wr->link == &cmd.writes);
+}
+
+static void fz_write(struct fz *f)
+{
+	struct fz_write *fw;
+	u32 start = take(f, 2) % FZ_SECTORS;
+	u32 sectors = 1 + take(f, 1) % 64;
+	u32 flags = take(f, 1);
+
+	if (f->next_write == FZ_WRITES)
+		return;
+	if (start + sectors > FZ_SECTORS)
+		start = FZ_SECTORS - sectors;
+	fw = &f->writes[f->next_write];
+	fw->seq = f->next_write++;
+	fw->used = true;
+	fw->w.start = start;
+	fw->w.sectors = sectors;
+	fw->w.flags = (flags & 0xf0) == 0xf0 ? flags & 0xf : 0;
+	fw->w.nr_segs = flags & 3;
+	fw->w.arrival_ns = f->now;
+	fw->held = rwin_add_write(&f->win, &fw->w, f->now);
+	if (fw->w.flags & (RWIN_F_SYNC | RWIN_F_FUA))
+		FZ_ASSERT(!f->win.held_count);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	struct fz *f = calloc(1, sizeof(*f));
+	u32 i;
+
+	if (!f)
+		return 0;
+	f->data = data;
+	f->len = len;
+	rwin_params_init(&f->p);
+	f->p.au_sectors = 8 + take(f, 1) * 4;
+	f->p.small_sectors = take(f, 1) % 64;
+	f->p.window_reqs = take(f, 1) % 40;
+	f->p.window_bytes = 512 * (1 + take(f, 1) % 128);
+	f->p.hold_ns = 1 + take(f, 1) * 1000;
+	f->p.idle_ns = take(f, 1) * 1000;
+	f->p.max_sectors = 1 + take(f, 1);
+	f->p.max_segs = 1 + take(f, 1) % 8;
+	f->p.max_extents = 1 + take(f, 1) % RWIN_MAX_EXTENTS;
+	i = take(f, 1);
+	f->p.hold_backward = i & 1;
+	f->p.deadline_sweep = i & 2;
+	f->p.flush_release = i & 4;
+	f->p.attach_ahead = i & 8;
+	f->p.backward_max_sectors = take(f, 1);
+	if (rwin_init(&f->win, &f->p)) {
+		free(f);
+		return 0;
+	}
+
+	while (f->pos < f->len) {
+		u32 op = take(f, 1) % 8;
+		u64 d;
+
+		switch (op) {
+		case 0:
+		case 1:
+			fz_write(f);
+			break;
+		case 2:
+			rwin_read(&f->win, take(f, 2) % FZ_SECTORS,
+				  1 + take(f, 1) % 16, f->now);
+			break;
+		case 3:
+			rwin_flush(&f->win, f->now);
+			break;
+		case 4:
+			fz_pop(f);
+			break;
+		case 5:
+			if (f->inflight) {
+				f->inflight--;
+				rwin_complete(&f->win, f->now);
+			}
+			break;
+		case 6:
+			/* Step the clock, firing the timer on the way. */
+			d = f->now + take(f, 2) * 100;
+			while (rwin_next_deadline(&f->win) <= d) {
+				u64 t = rwin_next_deadline(&f->win);
+
+				if (t > f->now)
+					f->now = t;
+				rwin_expire(&f->win, f->now);
+				FZ_ASSERT(!f->win.held_count ||
+					  rwin_next_deadline(&f->win) > f->now);
+			}
+			f->now = d;
+			break;
+		default:
+			if (take(f, 1) == 0xd5)
+				rwin_drain(&f->win, f->now);
+			break;
+		}
+		FZ_ASSERT(f->win.held_count <= f->p.window_reqs);
+		FZ_ASSERT(f->win.held_bytes <= f->p.window_bytes);
+	}
+
+	rwin_drain(&f->win, f->now);
+	while (rwin_has_queued(&f->win))
+		fz_pop(f);
+	for (i = 0; i < f->next_write; i++)
+		FZ_ASSERT(f->writes[i].out);
+	free(f);
+	return 0;
+}

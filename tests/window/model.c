@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Randomised model checker for the reorder window engine.
+ *
+ * A simulated driver feeds the engine writes, reads, flushes and drains from
+ * a seeded generator, runs a one-command-at-a-time card, fires the engine's
+ * timer exactly at rwin_next_deadline(), and gives each write a tag from a
+ * tag set sized rwin_tags_needed(). A reference model (per-sector arrival
+ * sequence numbers and pending counts, per-write state) checks:
+ *
+ *  - every write leaves exactly once, none is lost at the final drain;
+ *  - no write overtakes an older write it overlaps;
+ *  - held count and bytes never exceed the window bounds;
+ *  - every command is ascending, every extent contiguous and within the
+ *    caller's max transfer, segment and extent limits;
+ *  - no write stays held past its hold deadline (the timer is exact);
+ *  - a read is only issued after every older overlapping write went out;
+ *  - flush, FUA, sync writes leave nothing held behind them;
+ *  - the engine always makes progress (no tag starvation).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reorder_window.h"
+
+#define US(x)	((u64)(x) * 1000)
+#define MS(x)	((u64)(x) * 1000 * 1000)
+
+struct slot {
+	struct rwin_write w;
+	u64 seq;
+	bool busy;
+	bool held;
+	bool emitted;
+};
+
+struct model {
+	struct rwin_window win;
+	struct rwin_params p;
+	u64 rng;
+	u64 now;
+	u64 dev_sectors;
+	u64 seq;
+	u64 *emitted_seq;	/* per sector: newest seq written so far + 1 */
+	u32 *pending;		/* per sector: arrived, not yet sent */
+	struct slot *slots;
+	u32 nr_slots;
+	u32 *free_slots;
+	u32 nr_free;
+	bool card_busy;
+	u64 card_done;
+	struct rwin_cmd cur;	/* command on the card */
+	sector_t data_ptr;
+	sector_t hot[8];
+	u64 mean_dt;
+	u64 written, read_checks, cmds;
+	long failures;
+};
+
+static u64 rnd(struct model *m)
+{
+	/* xorshift64*: small, seedable, good enough for test input. */
+	m->rng ^= m->rng >> 12;
+	m->rng ^= m->rng << 25;
+	m->rng ^= m->rng >> 27;
+	return m->rng * 2685821657736338717ULL;
+}
+
+static u64 rnd_below(struct model *m, u64 n)
+{
+	return n ? rnd(m) % n : 0;
+}
+
+#define MCHECK(m, cond)							\
+	do {								\
+		if (!(cond)) {						\
+			if ((m)->failures++ < 10)			\
+				fprintf(stderr,				\
+					"model: CHECK(%s) failed at t=%llu line %d\n", \
+					#cond,				\
+					(unsigned long long)(m)->now,	\
+					__LINE__);			\
+		}							\
+	} while (0)
+
+static void config_params(struct rwin_params *p, int config, u64 *au_count,
+			  u64 *mean_dt)
+{
+	rwin_params_init(p);
+	*au_count = 32;
+	*mean_dt = US(400);
+	switch (config) {
+	case 0:		/* defaults */
+		p->hold_ns = MS(200);
+		break;
+	case 1:		/* tiny everything, sweep */
+		p->au_sectors = 64;
+		p->small_sectors = 8;
+		p->window_reqs = 16;
+		p->window_bytes = 32 * 1024;
+		p->max_sectors = 64;
+		p->max_extents = 4;
+		p->max_segs = 6;
+		p->hold_ns = MS(5);
+		p->idle_ns = MS(1);
+		p->deadline_sweep = true;
+		p->backward_max_sectors = 32;
+		*au_count = 256;
+		*mean_dt = US(100);
+		break;
+	case 2:		/* other knobs */
+		p->attach_ahead = true;
+		p->hold_backward = false;
+		p->flush_release = false;
+		p->hold_ns = MS(50);
+		p->au_sectors = 2048;
+		break;
+	case 3:		/* window of one */
+		p->window_reqs = 1;
+		p->au_sectors = 512;
+		p->max_sectors = 256;
+		p->max_extents = 1;
+		p->hold_ns = MS(3);
+		break;
+	case 4:		/* big window */
+		p->window_reqs = 1024;
+		p->window_bytes = 4 * 1024 * 1024;
+		p->hold_ns = MS(400);
+		p->idle_ns = MS(50);
+		*mean_dt = US(150);
+		break;
+	default:	/* AU not a power of two, bytes bound bites first */
+		p->au_sectors = 6000;
+		p->window_bytes = 128 * 1024;
+		p->small_sectors = 64;
+		p->max_extents = 3;
+		p->hold_ns = MS(30);
+		p->deadline_sweep = true;
+		break;
+	}
+}
+
+int model_configs(void)
+{
+	return 6;
+}
+
+static u32 slot_get(struct model *m)
+{
+	return m->nr_free ? m->free_slots[--m->nr_free] : ~0U;
+}
+
+static void slot_put(struct model *m, struct slot *s)
+{
+	s->busy = false;
+	m->free_slots[m->nr_free++] = (u32)(s - m->slots);
+}
+
+/* One write leaves the engine in a command: the reference model's checks. */
+static void model_emit(struct model *m, struct rwin_write *wr)
+{
+	struct slot *s = (struct slot *)wr;
+	sector_t i;
+
+	MCHECK(m, s->busy && !s->emitted);
+	s->emitted = true;
+	m->written++;
+	for (i = wr->start; i < wr->start + wr->sectors; i++) {
+		/* A newer overlapping write must not have gone first. */
+		MCHECK(m, m->emitted_seq[i] <= s->seq);
+		m->emitted_seq[i] = s->seq + 1;
+		MCHECK(m, m->pending[i] > 0);
+		m->pending[i]--;
+	}
+	if (s->held)
+		MCHECK(m, wr->released_ns - wr->arrival_ns <= m->p.hold_ns);
+}
+
+static void model_check_cmd(struct model *m, struct rwin_cmd *cmd)
+{
+	struct rwin_write *wr = list_first_entry(&cmd->writes,
+						 struct rwin_write, link);
+	u32 e, k, total = 0;
+
+	MCHECK(m, cmd->nr_extents >= 1 && cmd->nr_extents <= m->p.max_extents);
+	for (e = 0; e < cmd->nr_extents; e++) {
+		struct rwin_extent *x = &cmd->ext[e];
+		sector_t pos = x->start;
+		u32 segs = 0;
+
+		if (e)
+			MCHECK(m, cmd->ext[e - 1].start +
+				  cmd->ext[e - 1].sectors <= x->start);
+		MCHECK(m, x->first == wr);
+		for (k = 0; k < x->nr_writes; k++) {
+			MCHECK(m, &wr->link != &cmd->writes);
+			if (&wr->link == &cmd->writes)
+				return;
+			MCHECK(m, wr->start == pos);
+			pos += wr->sectors;
+			segs += wr->nr_segs ? wr->nr_segs : 1;
+			model_emit(m, wr);
+			wr = list_next_entry(wr, link);
+			total++;
+		}
+		MCHECK(m, pos == x->start + x->sectors);
+		MCHECK(m, segs == x->nr_segs);
+		if (x->nr_writes > 1) {
+			MCHECK(m, x->sectors <= m->p.max_sectors);
+			MCHECK(m, x->nr_segs <= m->p.max_segs);
+		}
+	}
+	MCHECK(m, &wr->link == &cmd->writes);
+	MCHECK(m, total == cmd->nr_writes);
+	m->cmds++;
+}
+
+static void model_bounds(struct model *m)
+{
+	MCHECK(m, m->win.held_count <= m->p.window_reqs);
+	MCHECK(m, m->win.held_bytes <= m->p.window_bytes);
+	if (m->win.held_count)
+		MCHECK(m, rwin_next_deadline(&m->win) > m->now);
+}
+
+static void card_complete(struct model *m)
+{
+	struct rwin_write *wr, *next;
+
+	list_for_each_entry_safe(wr, next, &m->cur.writes, link)
+		slot_put(m, (struct slot *)wr);
+	m->card_busy = false;
+	rwin_complete(&m->win, m->now);
+}
+
+static u64 cmd_cost(const struct rwin_cmd *cmd)
+{
+	u64 cost = 0;
+	u32 e;
+
+	/* 100 us per transfer plus 20 MB/s. */
+	for (e = 0; e < cmd->nr_extents; e++)
+		cost += US(100) + (u64)cmd->ext[e].sectors * 512 * 1000 / 20;
+	return cost;
+}
+
+/* If the card is free and something is queued, start it. */
+static void card_kick(struct model *m)
+{
+	if (m->card_busy)
+		return;
+	if (!rwin_pop(&m->win, &m->cur, m->now))
+		return;
+	model_check_cmd(m, &m->cur);
+	m->card_busy = true;
+	m->card_done = m->now + cmd_cost(&m->cur);
+}
+
+/* Advance to @target, firing card completions and the timer in order. */
+static void advance(struct model *m, u64 target)
+{
+	for (;;) {
+		u64 timer = rwin_next_deadline(&m->win);
+		u64 card = m->card_busy ? m->card_done : RWIN_NO_DEADLINE;
+		u64 next = timer < card ? timer : card;
+
+		if (next > target || m->failures)
+			break;
+		if (next > m->now)
+			m->now = next;
+		if (card <= timer) {
+			card_complete(m);
+		} else {
+			rwin_expire(&m->win, m->now);
+			model_bounds(m);
+		}
+		card_kick(m);
+	}
+	m->now = target;
+}
+
+static void model_write(struct model *m)
+{
+	u32 idx = slot_get(m);
+	struct slot *s;
+	u64 kind = rnd_below(m, 100), r;
+	sector_t start;
+	u32 sectors;
+	bool held;
+
+	if (idx == ~0U)
+		return;
+	s = &m->slots[idx];
+	memset(s, 0, sizeof(*s));
+	s->busy = true;
+
+	if (kind < 55) {
+		sectors = 1 + rnd_below(m, m->p.small_sectors);
+		if (rnd_below(m, 2))
+			sectors = m->p.small_sectors < 8 ?
+				  m->p.small_sectors : 8;
+		r = rnd_below(m, 10);
+		if (r < 5)
+			start = m->hot[rnd_below(m, 8)] + rnd_below(m, 64) * 8;
+		else if (r < 8)
+			start = m->data_ptr + rnd_below(m, 4 * m->p.au_sectors);
+		else
+			start = rnd_below(m, m->dev_sectors);
+	} else if (kind < 85) {
+		sectors = m->p.small_sectors + 1 +
+			  rnd_below(m, m->p.max_sectors - m->p.small_sectors);
+		if (rnd_below(m, 3))
+			sectors = m->p.max_sectors;
+		start = m->data_ptr;
+		/* Sometimes a reversed pair, sometimes a rewrite. */
+		if (rnd_below(m, 10) == 0 && start > sectors)
+			start -= sectors + rnd_below(m, 2) * sectors;
+		else
+			m->data_ptr += sectors;
+	} else {
+		sectors = 1 + rnd_below(m, m->p.max_sectors);
+		start = rnd_below(m, m->dev_sectors);
+	}
+	if (m->data_ptr >= m->dev_sectors - m->p.max_sectors)
+		m->data_ptr = 0;
+	if (start >= m->dev_sectors)
+		start = rnd_below(m, m->dev_sectors);
+	if (start + sectors > m->dev_sectors)
+		start = m->dev_sectors - sectors;
+
+	s->w.start = start;
+	s->w.sectors = sectors;
+	s->w.nr_segs = (u32)rnd_below(m, 4);
+	s->w.arrival_ns = m->now;
+	r = rnd_below(m, 1000);
+	if (r < 30)
+		s->w.flags |= RWIN_F_SYNC;
+	else if (r < 40)
+		s->w.flags |= RWIN_F_FUA;
+	else if (r < 50)
+		s->w.flags |= RWIN_F_PREFLUSH;
+	if (rnd_below(m, 20) == 0)
+		s->w.flags |= RWIN_F_META;
+	s->seq = m->seq++;
+	for (r = 0; r < sectors; r++)
+		m->pending[start + r]++;
+
+	held = rwin_add_write(&m->win, &s->w, m->now);
+	s->held = held;
+	if (s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA))
+		MCHECK(m, m->win.held_count == 0);
+	if ((s->w.flags & RWIN_F_PREFLUSH) && m->p.flush_release)
+		MCHECK(m, m->win.held_count == 0);
+	if (s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH))
+		MCHECK(m, !held);
+	model_bounds(m);
+}
+
+static void model_read(struct model *m)
+{
+	sector_t start;
+	u32 sectors = 1 + rnd_below(m, 64), i;
+
+	if (rnd_below(m, 2))
+		start = m->hot[rnd_below(m, 8)] + rnd_below(m, 512);
+	else
+		start = rnd_below(m, m->dev_sectors);
+	if (start + sectors > m->dev_sectors)
+		start = m->dev_sectors - sectors;
+
+	if (rwin_read(&m->win, start, sectors, m->now)) {
+		/* Issue what the read must follow; it is queued ahead. */
+		while (rwin_overlaps_queued(&m->win, start, sectors)) {
+			if (m->card_busy)
+				card_complete(m);
+			card_kick(m);
+			MCHECK(m, m->card_busy);
+			if (!m->card_busy)
+				break;
+		}
+	}
+	for (i = 0; i < sectors; i++)
+		MCHECK(m, m->pending[start + i] == 0);
+	m->read_checks++;
+	model_bounds(m);
+}
+
+static void model_consistency(struct model *m)
+{
+	u32 i, held = 0;
+	u64 bytes = 0;
+
+	for (i = 0; i < m->nr_slots; i++) {
+		struct slot *s = &m->slots[i];
+
+		if (s->busy && !s->emitted && s->w.state == RWIN_ST_HELD) {
+			held++;
+			bytes += (u64)s->w.sectors * 512;
+		}
+	}
+	MCHECK(m, held == m->win.held_count);
+	MCHECK(m, bytes == m->win.held_bytes);
+}
+
+int model_check(unsigned long long seed, long ops, int config)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	u64 au_count, i, stall = 0;
+	long op;
+	int ret;
+
+	config_params(&m->p, config, &au_count, &m->mean_dt);
+	m->rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+	m->dev_sectors = au_count * m->p.au_sectors;
+	m->emitted_seq = calloc(m->dev_sectors, sizeof(*m->emitted_seq));
+	m->pending = calloc(m->dev_sectors, sizeof(*m->pending));
+	m->nr_slots = rwin_tags_needed(&m->p, 8);
+	m->slots = calloc(m->nr_slots, sizeof(*m->slots));
+	m->free_slots = calloc(m->nr_slots, sizeof(*m->free_slots));
+	for (i = 0; i < m->nr_slots; i++)
+		m->free_slots[m->nr_free++] = m->nr_slots - 1 - i;
+	for (i = 0; i < 8; i++)
+		m->hot[i] = rnd_below(m, m->dev_sectors - 1024) & ~7ULL;
+	m->now = MS(1);
+	if (rwin_init(&m->win, &m->p)) {
+		free(m);
+		return 1;
+	}
+
+	for (op = 0; op < ops && m->failures == 0; op++) {
+		u64 kind = rnd_below(m, 1000);
+
+		advance(m, m->now + rnd_below(m, 2 * m->mean_dt));
+		if (kind < 600) {
+			model_write(m);
+		} else if (kind < 700) {
+			model_read(m);
+		} else if (kind < 715) {
+			rwin_flush(&m->win, m->now);
+			if (m->p.flush_release)
+				MCHECK(m, m->win.held_count == 0);
+		} else if (kind < 716) {
+			rwin_drain(&m->win, m->now);
+			MCHECK(m, m->win.held_count == 0);
+		} else if (kind < 720) {
+			/* A quiet spell: the timers must empty the window. */
+			advance(m, m->now + m->p.hold_ns + m->p.idle_ns + MS(100));
+			MCHECK(m, m->win.held_count == 0);
+		}
+		card_kick(m);
+		model_bounds(m);
+		if ((op & 1023) == 0)
+			model_consistency(m);
+		stall = m->nr_free ? 0 : stall + 1;
+		MCHECK(m, stall < 100000);
+	}
+
+	/* Unload: drain and run the card dry; every write must be out. */
+	rwin_drain(&m->win, m->now);
+	while (m->card_busy || rwin_has_queued(&m->win)) {
+		if (m->card_busy) {
+			m->now = m->card_done;
+			card_complete(m);
+		}
+		card_kick(m);
+	}
+	MCHECK(m, m->win.held_count == 0 && m->win.queued_count == 0);
+	MCHECK(m, m->nr_free == m->nr_slots);
+	for (i = 0; i < m->dev_sectors; i++)
+		MCHECK(m, m->pending[i] == 0);
+	MCHECK(m, m->written == m->seq);
+
+	if (getenv("RWIN_VERBOSE"))
+		fprintf(stderr,
+			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu merges, max hold %llu us\n",
+			config, seed, op, (unsigned long long)m->seq,
+			(unsigned long long)m->cmds,
+			(unsigned long long)m->win.stats.holds,
+			(unsigned long long)m->win.stats.merges,
+			(unsigned long long)m->win.stats.max_hold_ns / 1000);
+
+	ret = m->failures ? 1 : 0;
+	free(m->emitted_seq);
+	free(m->pending);
+	free(m->slots);
+	free(m->free_slots);
+	free(m);
+	return ret;
+}

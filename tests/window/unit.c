@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for the reorder window engine: one scenario per rule.
+ * Commands are rendered as "start+sectors start+sectors ..." (one token per
+ * extent) so each expectation reads like the card trace it stands for.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reorder_window.h"
+
+#define MS(x)	((u64)(x) * 1000 * 1000)
+
+static struct rwin_window win;
+static struct rwin_params prm;
+static struct rwin_write pool[256];
+static int pool_used;
+static char rendered[1024];
+
+static void setup(void)
+{
+	rwin_params_init(&prm);
+	memset(pool, 0, sizeof(pool));
+	pool_used = 0;
+}
+
+static void start(void)
+{
+	CHECK(rwin_init(&win, &prm) == 0);
+}
+
+static struct rwin_write *wr_new(sector_t sector, u32 sectors, u32 flags)
+{
+	struct rwin_write *wr = &pool[pool_used++];
+
+	memset(wr, 0, sizeof(*wr));
+	wr->start = sector;
+	wr->sectors = sectors;
+	wr->flags = flags;
+	return wr;
+}
+
+/* Add a write at time @now; returns true if held. */
+static bool add(sector_t sector, u32 sectors, u32 flags, u64 now)
+{
+	struct rwin_write *wr = wr_new(sector, sectors, flags);
+
+	wr->arrival_ns = now;
+	return rwin_add_write(&win, wr, now);
+}
+
+/* Pop one command, complete it, and render it; "-" if nothing queued. */
+static const char *pop(u64 now)
+{
+	struct rwin_cmd cmd;
+	size_t len = 0;
+	u32 i;
+
+	if (!rwin_pop(&win, &cmd, now))
+		return "-";
+	rendered[0] = 0;
+	for (i = 0; i < cmd.nr_extents; i++)
+		len += snprintf(rendered + len, sizeof(rendered) - len,
+				"%s%llu+%u", i ? " " : "",
+				(unsigned long long)cmd.ext[i].start,
+				cmd.ext[i].sectors);
+	rwin_complete(&win, now);
+	return rendered;
+}
+
+static void test_defaults(void)
+{
+	setup();
+	CHECK(prm.au_sectors == 8192);
+	CHECK(prm.small_sectors == 32);
+	CHECK(prm.window_reqs == 64);
+	CHECK(prm.window_bytes == 1024 * 1024);
+	CHECK(prm.hold_ns == MS(1000));
+	CHECK(prm.idle_ns == MS(20));
+	CHECK(prm.max_sectors == 1024);
+	CHECK(rwin_tags_needed(&prm, 8) == 72);
+}
+
+static void test_bad_params(void)
+{
+	setup();
+	prm.au_sectors = 0;
+	CHECK(rwin_init(&win, &prm) == -EINVAL);
+	setup();
+	prm.max_extents = RWIN_MAX_EXTENTS + 1;
+	CHECK(rwin_init(&win, &prm) == -EINVAL);
+	setup();
+	prm.window_reqs = RWIN_MAX_WINDOW_REQS + 1;
+	CHECK(rwin_init(&win, &prm) == -EINVAL);
+}
+
+static void test_large_passes(void)
+{
+	setup();
+	start();
+	CHECK(!add(8192, 1024, 0, 0));
+	CHECK(!add(9216, 1024, 0, 0));
+	CHECK_STR(pop(0), "8192+1024");
+	CHECK_STR(pop(0), "9216+1024");
+	CHECK_STR(pop(0), "-");
+	CHECK(win.stats.passed == 2);
+}
+
+static void test_small_held(void)
+{
+	setup();
+	start();
+	CHECK(add(100, 8, 0, 0));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(0), "-");
+	CHECK(win.stats.holds == 1);
+}
+
+/* ext2 indirect block right in front of the data it maps: one transfer. */
+static void test_prefix_merge(void)
+{
+	setup();
+	start();
+	CHECK(add(114784, 8, 0, 0));
+	CHECK(!add(114792, 1000, 0, 0));
+	CHECK_STR(pop(0), "114784+1008");
+	CHECK(win.stats.merges == 1);
+	CHECK(win.stats.released[RWIN_REL_ATTACH] == 1);
+	CHECK(rwin_held_count(&win) == 0);
+}
+
+/* The merge never grows an extent past max_sectors. */
+static void test_prefix_merge_limit(void)
+{
+	setup();
+	start();
+	CHECK(add(114784, 8, 0, 0));
+	CHECK(!add(114792, 1024, 0, 0));
+	CHECK_STR(pop(0), "114784+8 114792+1024");
+}
+
+static void test_attach_sorted_before(void)
+{
+	setup();
+	start();
+	CHECK(add(8300, 8, 0, 0));
+	CHECK(add(8200, 16, 0, 0));
+	CHECK(add(8216, 8, 0, 0));
+	CHECK(add(100, 8, 0, 0));	/* other AU: stays */
+	CHECK(!add(9000, 512, 0, 0));
+	CHECK_STR(pop(0), "8200+24 8300+8 9000+512");
+	CHECK(rwin_held_count(&win) == 1);
+}
+
+/* Held writes ahead of the data stay held until the data reaches them. */
+static void test_ahead_stays(void)
+{
+	setup();
+	start();
+	CHECK(add(120000, 16, 0, 0));	/* indirect block written ahead */
+	CHECK(add(116816, 8, 0, 0));	/* contiguous after the data */
+	CHECK(!add(115816, 1000, 0, 0));
+	CHECK_STR(pop(0), "115816+1008");
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(!add(116824, 1024, 0, 0));
+	CHECK(!add(117848, 1024, 0, 0));
+	CHECK_STR(pop(0), "116824+1024");
+	CHECK_STR(pop(0), "117848+1024");
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(!add(118976, 1024, 0, 0));
+	CHECK_STR(pop(0), "118976+1024 120000+16");
+	CHECK(rwin_held_count(&win) == 0);
+}
+
+static void test_attach_ahead_knob(void)
+{
+	setup();
+	prm.attach_ahead = true;
+	start();
+	CHECK(add(120000, 16, 0, 0));
+	CHECK(!add(115816, 1024, 0, 0));
+	CHECK_STR(pop(0), "115816+1024 120000+16");
+}
+
+static void test_count_bound(void)
+{
+	int i;
+
+	setup();
+	prm.window_reqs = 4;
+	start();
+	CHECK(add(16384 + 0, 8, 0, 0));	/* AU 2, oldest */
+	CHECK(add(8, 8, 0, 1));		/* AU 0 */
+	CHECK(add(16384 + 64, 8, 0, 2));	/* AU 2 */
+	CHECK(add(24, 8, 0, 3));	/* AU 0 */
+	CHECK(add(40, 8, 0, 4));	/* overflows: AU 2 group goes */
+	CHECK(rwin_held_count(&win) == 3);
+	CHECK(win.stats.released[RWIN_REL_COUNT] == 2);
+	CHECK(win.stats.release_events[RWIN_REL_COUNT] == 1);
+	CHECK_STR(pop(5), "16384+8 16448+8");
+	for (i = 0; i < 100; i++) {
+		add(100000 + i * 64, 8, 0, 10 + i);
+		CHECK(rwin_held_count(&win) <= 4);
+	}
+}
+
+static void test_bytes_bound(void)
+{
+	setup();
+	prm.window_bytes = 16384;
+	start();
+	CHECK(add(0, 16, 0, 0));
+	CHECK(add(8192, 16, 0, 1));
+	CHECK(add(16384, 16, 0, 2));	/* 24 KiB > 16 KiB: AU 0 goes */
+	CHECK(win.held_bytes == 16384);
+	CHECK(win.stats.released[RWIN_REL_BYTES] == 1);
+	CHECK_STR(pop(2), "0+16");
+}
+
+static void test_deadline_group(void)
+{
+	setup();
+	prm.idle_ns = MS(100000);
+	start();
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(add(8192, 8, 0, MS(10)));
+	CHECK(add(24, 8, 0, MS(20)));
+	CHECK(rwin_next_deadline(&win) == MS(1000));
+	rwin_expire(&win, MS(999));
+	CHECK(rwin_held_count(&win) == 3);
+	rwin_expire(&win, MS(1000));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.stats.released[RWIN_REL_DEADLINE] == 2);
+	CHECK(win.stats.max_hold_ns == MS(1000));
+	CHECK_STR(pop(MS(1000)), "8+8 24+8");
+	CHECK(rwin_next_deadline(&win) == MS(1010));
+}
+
+static void test_deadline_sweep(void)
+{
+	setup();
+	prm.idle_ns = MS(100000);
+	prm.deadline_sweep = true;
+	start();
+	CHECK(add(8192, 8, 0, MS(0)));
+	CHECK(add(8, 8, 0, MS(10)));
+	CHECK(add(16384, 8, 0, MS(20)));
+	rwin_expire(&win, MS(1000));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.release_events[RWIN_REL_DEADLINE] == 1);
+	CHECK_STR(pop(MS(1000)), "8+8 8192+8 16384+8");
+}
+
+static void test_idle(void)
+{
+	setup();
+	start();
+	CHECK(!add(1000000, 1024, 0, MS(0)));
+	CHECK(add(8, 8, 0, MS(1)));
+	/* Busy device: only the hold deadline counts. */
+	CHECK(rwin_next_deadline(&win) == MS(1001));
+	CHECK_STR(pop(MS(2)), "1000000+1024");
+	/* pop() completed it at 2 ms: idle since then. */
+	CHECK(rwin_next_deadline(&win) == MS(22));
+	rwin_expire(&win, MS(21));
+	CHECK(rwin_held_count(&win) == 1);
+	rwin_expire(&win, MS(22));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_IDLE] == 1);
+	CHECK_STR(pop(MS(22)), "8+8");
+}
+
+/* A later arrival pushes the idle release back. */
+static void test_idle_arrival(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(add(64, 8, 0, MS(15)));
+	CHECK(rwin_next_deadline(&win) == MS(35));
+	rwin_expire(&win, MS(34));
+	CHECK(rwin_held_count(&win) == 2);
+	rwin_expire(&win, MS(35));
+	CHECK_STR(pop(MS(35)), "8+8 64+8");
+}
+
+static void test_flush(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(9000, 8, 0, 0));
+	rwin_flush(&win, 1);
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_FLUSH] == 2);
+	CHECK_STR(pop(1), "8+8 9000+8");
+
+	setup();
+	prm.flush_release = false;
+	start();
+	CHECK(add(8, 8, 0, 0));
+	rwin_flush(&win, 1);
+	CHECK(rwin_held_count(&win) == 1);
+}
+
+static void test_urgent_writes(void)
+{
+	static const u32 flags[] = { RWIN_F_SYNC, RWIN_F_FUA,
+				     RWIN_F_PREFLUSH };
+	static const int reason[] = { RWIN_REL_SYNC, RWIN_REL_FUA,
+				      RWIN_REL_FLUSH };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		setup();
+		start();
+		CHECK(add(9000, 8, 0, 0));
+		CHECK(add(8, 8, 0, 0));
+		CHECK(!add(4000, 8, flags[i], 0));
+		CHECK(rwin_held_count(&win) == 0);
+		CHECK(win.stats.released[reason[i]] == 2);
+		/* Released first, in one ascending batch, then the write. */
+		CHECK_STR(pop(0), "8+8 9000+8");
+		CHECK_STR(pop(0), "4000+8");
+	}
+}
+
+static void test_read(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(64, 8, 0, 0));
+	CHECK(!rwin_read(&win, 1000, 8, 0));
+	CHECK(rwin_held_count(&win) == 2);
+	CHECK(rwin_read(&win, 12, 1, 0));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.stats.released[RWIN_REL_READ] == 1);
+	CHECK(rwin_overlaps_queued(&win, 12, 1));
+	CHECK_STR(pop(0), "8+8");
+	CHECK(!rwin_overlaps_queued(&win, 12, 1));
+	/* A read over a queued data write must wait for it too. */
+	CHECK(!add(5000, 512, 0, 0));
+	CHECK(rwin_read(&win, 5100, 8, 0));
+	CHECK(win.stats.read_waits == 2);
+}
+
+/* A newer write overlapping a held one goes after it. */
+static void test_overlap_write(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(40, 8, 0, 0));
+	CHECK(!add(12, 8, 0, 1));	/* overlaps 8+8 */
+	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 1);
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(1), "8+8");
+	CHECK_STR(pop(1), "12+8");
+}
+
+/* A small write overlapping a queued one is not held ahead of it. */
+static void test_overlap_queued(void)
+{
+	setup();
+	start();
+	CHECK(!add(1000, 512, 0, 0));
+	CHECK(!add(1100, 8, 0, 0));
+	CHECK(add(992, 8, 0, 0));	/* no overlap: held, merges in */
+	CHECK_STR(pop(0), "992+520");
+	CHECK_STR(pop(0), "1100+8");
+}
+
+static void test_drain(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(16, 8, 0, 0));
+	CHECK(add(8192 * 5, 8, 0, 0));
+	rwin_drain(&win, 0);
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_DRAIN] == 3);
+	CHECK_STR(pop(0), "8+16 40960+8");
+	CHECK(rwin_next_deadline(&win) == RWIN_NO_DEADLINE);
+}
+
+static void test_max_extents(void)
+{
+	int i;
+
+	setup();
+	prm.max_extents = 2;
+	start();
+	for (i = 0; i < 5; i++)
+		CHECK(add(i * 100, 8, 0, 0));
+	rwin_drain(&win, 0);
+	CHECK_STR(pop(0), "0+8 100+8");
+	CHECK_STR(pop(0), "200+8 300+8");
+	CHECK_STR(pop(0), "400+8");
+
+	/* With data: the held writes nearest the data go with it. */
+	for (i = 0; i < 3; i++)
+		CHECK(add(i * 100, 8, 0, 0));
+	CHECK(!add(1000, 512, 0, 0));
+	CHECK_STR(pop(0), "200+8 1000+512");
+	CHECK(rwin_held_count(&win) == 2);
+}
+
+static void test_max_segs(void)
+{
+	struct rwin_write *wr;
+	int i;
+
+	setup();
+	prm.max_segs = 3;
+	start();
+	for (i = 0; i < 4; i++) {
+		wr = wr_new(i * 8, 8, 0);
+		wr->nr_segs = i == 0 ? 2 : 1;
+		CHECK(rwin_add_write(&win, wr, 0));
+	}
+	rwin_drain(&win, 0);
+	CHECK_STR(pop(0), "0+16 16+16");
+}
+
+/* Reversed plug: data write queued, the one in front arrives later. */
+static void test_backward_hold(void)
+{
+	setup();
+	start();
+	CHECK(!add(9216, 1024, 0, 0));
+	CHECK(add(8192, 1024, 0, 0));	/* behind the AU's position */
+	CHECK(win.stats.holds_backward == 1);
+	CHECK_STR(pop(0), "8192+1024 9216+1024");
+
+	setup();
+	prm.hold_backward = false;
+	start();
+	CHECK(!add(9216, 1024, 0, 0));
+	CHECK(!add(8192, 1024, 0, 0));
+	CHECK_STR(pop(0), "9216+1024");
+	CHECK_STR(pop(0), "8192+1024");
+}
+
+/* A write larger than the byte bound can never be held. */
+static void test_backward_too_big(void)
+{
+	setup();
+	prm.window_bytes = 256 * 1024;
+	start();
+	CHECK(!add(9216, 1024, 0, 0));
+	CHECK(!add(8192, 1024, 0, 0));
+}
+
+static void test_cookie_and_order(void)
+{
+	struct rwin_write *a, *b, *c, *it;
+	struct rwin_cmd cmd;
+	int n = 0;
+
+	setup();
+	start();
+	a = wr_new(100, 8, 0);
+	b = wr_new(108, 8, 0);
+	c = wr_new(116, 1000, 0);
+	a->cookie = a;
+	b->cookie = b;
+	c->cookie = c;
+	rwin_add_write(&win, b, 0);
+	rwin_add_write(&win, a, 0);
+	rwin_add_write(&win, c, 0);
+	CHECK(rwin_pop(&win, &cmd, 0));
+	CHECK(cmd.nr_extents == 1 && cmd.nr_writes == 3);
+	CHECK(cmd.ext[0].first == a && cmd.ext[0].nr_writes == 3);
+	list_for_each_entry(it, &cmd.writes, link) {
+		CHECK(it->cookie == (n == 0 ? a : n == 1 ? b : c));
+		n++;
+	}
+	CHECK(n == 3);
+	CHECK(a->released_ns == 0 && a->reason == RWIN_REL_ATTACH);
+}
+
+static void test_au_override(void)
+{
+	setup();
+	prm.au_sectors = 1024;
+	start();
+	CHECK(add(1000, 8, 0, 0));	/* AU 0 */
+	CHECK(add(1030, 8, 0, 0));	/* AU 1 */
+	CHECK(!add(1100, 512, 0, 0));
+	CHECK_STR(pop(0), "1030+8 1100+512");
+	CHECK(rwin_held_count(&win) == 1);
+}
+
+static const struct harness_case unit_cases[] = {
+	{ "defaults", test_defaults },
+	{ "bad_params", test_bad_params },
+	{ "large_passes", test_large_passes },
+	{ "small_held", test_small_held },
+	{ "prefix_merge", test_prefix_merge },
+	{ "prefix_merge_limit", test_prefix_merge_limit },
+	{ "attach_sorted_before", test_attach_sorted_before },
+	{ "ahead_stays", test_ahead_stays },
+	{ "attach_ahead_knob", test_attach_ahead_knob },
+	{ "count_bound", test_count_bound },
+	{ "bytes_bound", test_bytes_bound },
+	{ "deadline_group", test_deadline_group },
+	{ "deadline_sweep", test_deadline_sweep },
+	{ "idle", test_idle },
+	{ "idle_arrival", test_idle_arrival },
+	{ "flush", test_flush },
+	{ "urgent_writes", test_urgent_writes },
+	{ "read", test_read },
+	{ "overlap_write", test_overlap_write },
+	{ "overlap_queued", test_overlap_queued },
+	{ "drain", test_drain },
+	{ "max_extents", test_max_extents },
+	{ "max_segs", test_max_segs },
+	{ "backward_hold", test_backward_hold },
+	{ "backward_too_big", test_backward_too_big },
+	{ "cookie_and_order", test_cookie_and_order },
+	{ "au_override", test_au_override },
+};
+
+void unit_tests(const struct harness_case **cases, int *nr)
+{
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(unit_cases); i++)
+		cases[i] = &unit_cases[i];
+	*nr = i;
+}

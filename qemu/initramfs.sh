@@ -47,6 +47,10 @@ copy_bin /sbin/e2fsck /sbin/e2fsck "$root"
 copy_bin /usr/bin/mmc /usr/bin/mmc "$root"
 copy_bin /bin/dd /bin/dd.coreutils "$root"
 cp /etc/mke2fs.conf "$root/etc/"
+# The guest-side test program, static so it needs no libraries.
+mkdir -p "$root/usr/local/bin"
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/local/bin/blkcheck" \
+	"$top/tests/guest/blkcheck.c"
 install -m 0755 "$here/guest/init" "$root/init"
 cp "$here"/guest/scenarios/* "$root/scenarios/"
 

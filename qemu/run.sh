@@ -5,6 +5,7 @@
 # Usage: qemu/run.sh --scenario NAME --out DIR [--stack stock|ours]
 #                    [--elevator NAME] [--args a=1,b=2] [--mem MiB]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
+#                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
 # sdhci trace events) and result.txt (the guest's "MMCC" lines).  Exit 0
@@ -14,7 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
-scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1
+scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
 	--card-gib) card_gib=$2; shift ;;
 	--timeout) limit=$2; shift ;;
 	--no-trace) trace=0 ;;
+	--kopt) kopt=$2; shift ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -59,6 +61,7 @@ fi
 cmdline="console=ttyS0 panic=-1 loglevel=4 mmcc.scenario=$scenario mmcc.stack=$stack mmcc.mem_mib=$mem"
 [ -n "$elevator" ] && cmdline+=" mmcc.elevator=$elevator"
 [ -n "$args" ] && cmdline+=" mmcc.args=$args"
+[ -n "$kopt" ] && cmdline+=" $kopt"
 
 tracing=()
 if [ "$trace" = 1 ]; then

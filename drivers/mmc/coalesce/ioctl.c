@@ -50,11 +50,13 @@ static int mmcc_ioc_copy_in(struct mmcc_disk *d, struct mmcc_ioc *io,
 
 	if (copy_from_user(&io->ic, uic, sizeof(io->ic)))
 		return -EFAULT;
+	/* Both zero (no data phase) or both set. */
+	if (!io->ic.blksz != !io->ic.blocks)
+		return -EINVAL;
 	len = (u64)io->ic.blksz * io->ic.blocks;
 	if (!len)
 		return 0;
-	if (!io->ic.blksz || !io->ic.blocks ||
-	    io->ic.blksz > host->max_blk_size ||
+	if (io->ic.blksz > host->max_blk_size ||
 	    io->ic.blocks > host->max_blk_count)
 		return -EINVAL;
 	if (len > MMCC_IOC_MAX_BYTES)

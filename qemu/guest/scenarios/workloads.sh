@@ -95,8 +95,11 @@ scenario_fio() {
 }
 
 # Smoke: files of random data survive an unmount and a cache drop.
-scenario_smoke() {
-	make_fs ext2 || return
+scenario_smoke() { roundtrip ext2; }
+scenario_smoke4() { roundtrip ext4; }
+
+roundtrip() { # $1: fs type
+	make_fs "$1" || return
 	mkdir -p /mnt/d
 	i=0
 	for kib in 4 12 64 700 3000; do
@@ -107,7 +110,7 @@ scenario_smoke() {
 	(cd /mnt/d && sha256sum f* >/tmp/sums)
 	umount /mnt || { fail roundtrip "umount failed"; return; }
 	echo 3 >/proc/sys/vm/drop_caches
-	mount -t ext2 "$DEV" /mnt || { fail roundtrip "remount failed"; return; }
+	mount -t "$1" "$DEV" /mnt || { fail roundtrip "remount failed"; return; }
 	if (cd /mnt/d && sha256sum -c /tmp/sums >/tmp/check.log 2>&1); then
 		pass roundtrip
 	else
@@ -115,5 +118,6 @@ scenario_smoke() {
 		cat /tmp/check.log
 	fi
 	umount /mnt
+	window_stats
 	fsck_clean fsck
 }

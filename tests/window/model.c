@@ -16,7 +16,10 @@
  *  - no write stays held past its hold deadline (the timer is exact);
  *  - a read is only issued after every older overlapping write went out;
  *  - flush, FUA, sync writes leave nothing held behind them;
- *  - the engine always makes progress (no tag starvation).
+ *  - the engine always makes progress (no tag starvation);
+ *  - a rewrite of exactly the range of a held write, with room in the
+ *    window and nothing urgent about it, is held too and leaves the older
+ *    one held (it is chained, not released); a partial overlap may release.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +57,7 @@ struct model {
 	sector_t data_ptr;
 	sector_t hot[8];
 	u64 mean_dt;
-	u64 written, read_checks, cmds;
+	u64 written, read_checks, cmds, rewrites, rewrites_held;
 	long failures;
 };
 
@@ -280,11 +283,27 @@ static void advance(struct model *m, u64 target)
 	m->now = target;
 }
 
+/* A random held write (the slot table is scanned from a random point). */
+static struct slot *model_pick_held(struct model *m)
+{
+	u32 i, from = (u32)rnd_below(m, m->nr_slots);
+
+	for (i = 0; i < m->nr_slots; i++) {
+		struct slot *s = &m->slots[(from + i) % m->nr_slots];
+
+		if (s->busy && !s->emitted && s->w.state == RWIN_ST_HELD)
+			return s;
+	}
+	return NULL;
+}
+
 static void model_write(struct model *m)
 {
 	u32 idx = slot_get(m);
-	struct slot *s;
+	struct slot *s, *older = NULL;
 	u64 kind = rnd_below(m, 100), r;
+	u32 held_before = m->win.held_count;
+	u64 bytes_before = m->win.held_bytes;
 	sector_t start;
 	u32 sectors;
 	bool held;
@@ -295,7 +314,17 @@ static void model_write(struct model *m)
 	memset(s, 0, sizeof(*s));
 	s->busy = true;
 
-	if (kind < 55) {
+	/* Rewrites of held writes: the same range, or a part of it. */
+	if (kind >= 90)
+		older = model_pick_held(m);
+	if (older) {
+		start = older->w.start;
+		sectors = older->w.sectors;
+		if (kind >= 97) {
+			start += rnd_below(m, sectors + 1);
+			sectors = 1 + (u32)rnd_below(m, sectors + 8);
+		}
+	} else if (kind < 55) {
 		sectors = 1 + rnd_below(m, m->p.small_sectors);
 		if (rnd_below(m, 2))
 			sectors = m->p.small_sectors < 8 ?
@@ -348,6 +377,23 @@ static void model_write(struct model *m)
 
 	held = rwin_add_write(&m->win, &s->w, m->now);
 	s->held = held;
+	if (older && start == older->w.start && sectors == older->w.sectors) {
+		m->rewrites++;
+		m->rewrites_held += held;
+		/*
+		 * The reference rule: with room in the window and nothing
+		 * urgent, the rewrite is chained, the older write stays held.
+		 * (Only the deadline timer, which advance() fired before this
+		 * call, may have released it; it is held here, so it did not.)
+		 */
+		if (!(s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA |
+				    RWIN_F_PREFLUSH)) &&
+		    held_before + 1 <= m->p.window_reqs &&
+		    bytes_before + (u64)sectors * 512 <= m->p.window_bytes) {
+			MCHECK(m, held);
+			MCHECK(m, older->w.state == RWIN_ST_HELD);
+		}
+	}
 	if (s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA))
 		MCHECK(m, m->win.held_count == 0);
 	if ((s->w.flags & RWIN_F_PREFLUSH) && m->p.flush_release)
@@ -473,10 +519,13 @@ int model_check(unsigned long long seed, long ops, int config)
 
 	if (getenv("RWIN_VERBOSE"))
 		fprintf(stderr,
-			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu merges, max hold %llu us\n",
+			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu chained, %llu/%llu rewrites held, %llu merges, max hold %llu us\n",
 			config, seed, op, (unsigned long long)m->seq,
 			(unsigned long long)m->cmds,
 			(unsigned long long)m->win.stats.holds,
+			(unsigned long long)m->win.stats.chained,
+			(unsigned long long)m->rewrites_held,
+			(unsigned long long)m->rewrites,
 			(unsigned long long)m->win.stats.merges,
 			(unsigned long long)m->win.stats.max_hold_ns / 1000);
 

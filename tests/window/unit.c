@@ -75,12 +75,14 @@ static void test_defaults(void)
 	setup();
 	CHECK(prm.au_sectors == 8192);
 	CHECK(prm.small_sectors == 32);
-	CHECK(prm.window_reqs == 64);
-	CHECK(prm.window_bytes == 1024 * 1024);
-	CHECK(prm.hold_ns == MS(1000));
+	CHECK(prm.window_reqs == 128);
+	CHECK(prm.window_bytes == 4 * 1024 * 1024);
+	CHECK(prm.hold_ns == MS(5000));
 	CHECK(prm.idle_ns == MS(20));
 	CHECK(prm.max_sectors == 1024);
-	CHECK(rwin_tags_needed(&prm, 8) == 72);
+	CHECK(prm.hold_backward && prm.backward_max_sectors == 1024);
+	CHECK(!prm.deadline_sweep && !prm.attach_ahead && prm.flush_release);
+	CHECK(rwin_tags_needed(&prm, 8) == 136);
 }
 
 static void test_bad_params(void)
@@ -222,6 +224,7 @@ static void test_bytes_bound(void)
 static void test_deadline_group(void)
 {
 	setup();
+	prm.hold_ns = MS(1000);
 	prm.idle_ns = MS(100000);
 	start();
 	CHECK(add(8, 8, 0, MS(0)));
@@ -241,6 +244,7 @@ static void test_deadline_group(void)
 static void test_deadline_sweep(void)
 {
 	setup();
+	prm.hold_ns = MS(1000);
 	prm.idle_ns = MS(100000);
 	prm.deadline_sweep = true;
 	start();
@@ -256,6 +260,7 @@ static void test_deadline_sweep(void)
 static void test_idle(void)
 {
 	setup();
+	prm.hold_ns = MS(1000);
 	start();
 	CHECK(!add(1000000, 1024, 0, MS(0)));
 	CHECK(add(8, 8, 0, MS(1)));
@@ -495,6 +500,200 @@ static void test_au_override(void)
 	CHECK(rwin_held_count(&win) == 1);
 }
 
+/* A rewrite of exactly the range of a held write stays held behind it. */
+static void test_rewrite_held(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(2056, 16, 0, 1));
+	CHECK(add(8, 8, 0, 2));		/* same range: chained */
+	CHECK(add(8, 8, 0, 3));
+	CHECK(rwin_held_count(&win) == 4);
+	CHECK(win.held_bytes == 40 * 512);
+	CHECK(win.stats.chained == 2);
+	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 0);
+	CHECK_STR(pop(3), "-");
+	/* One ascending pass per generation, in arrival order. */
+	rwin_drain(&win, 4);
+	CHECK(win.stats.released[RWIN_REL_DRAIN] == 4);
+	CHECK(win.stats.release_events[RWIN_REL_DRAIN] == 1);
+	CHECK_STR(pop(4), "8+8 2056+16");
+	CHECK_STR(pop(4), "8+8");
+	CHECK_STR(pop(4), "8+8");
+	CHECK_STR(pop(4), "-");
+}
+
+/* Each generation is ascending; writes of one generation still merge. */
+static void test_rewrite_generations(void)
+{
+	setup();
+	start();
+	CHECK(add(16, 8, 0, 0));
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(16, 8, 0, 1));
+	CHECK(add(8, 8, 0, 1));
+	CHECK(add(16, 8, 0, 2));
+	rwin_flush(&win, 3);
+	CHECK_STR(pop(3), "8+16");
+	CHECK_STR(pop(3), "8+16");
+	CHECK_STR(pop(3), "16+8");
+	CHECK(win.stats.merges == 2);
+}
+
+/* The writes of one chain come out in arrival order (cookies). */
+static void test_rewrite_order(void)
+{
+	struct rwin_write *a, *b, *c, *it;
+	struct rwin_cmd cmd;
+	struct rwin_write *want[3];
+	int i;
+
+	setup();
+	start();
+	a = wr_new(64, 8, 0);
+	b = wr_new(64, 8, 0);
+	c = wr_new(64, 8, 0);
+	want[0] = a;
+	want[1] = b;
+	want[2] = c;
+	CHECK(rwin_add_write(&win, a, 0));
+	CHECK(rwin_add_write(&win, b, 0));
+	CHECK(rwin_add_write(&win, c, 0));
+	rwin_drain(&win, 0);
+	for (i = 0; i < 3; i++) {
+		CHECK(rwin_pop(&win, &cmd, 0));
+		CHECK(cmd.nr_writes == 1);
+		it = list_first_entry(&cmd.writes, struct rwin_write, link);
+		CHECK(it == want[i]);
+		CHECK(it->reason == RWIN_REL_DRAIN);
+		rwin_complete(&win, 0);
+	}
+	CHECK(!rwin_pop(&win, &cmd, 0));
+}
+
+/* Partial overlap: the older writes (whole chain) go first, then it. */
+static void test_rewrite_partial(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(8, 8, 0, 1));
+	CHECK(add(40, 8, 0, 1));
+	CHECK(!add(12, 8, 0, 2));	/* overlaps 8+8 in part */
+	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 2);
+	CHECK(win.stats.release_events[RWIN_REL_OVERLAP] == 1);
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(2), "8+8");
+	CHECK_STR(pop(2), "8+8");
+	CHECK_STR(pop(2), "12+8");
+	CHECK_STR(pop(2), "-");
+	/* Covering a held write with a larger range is a partial overlap. */
+	CHECK(!add(32, 24, 0, 3));
+	CHECK_STR(pop(3), "40+8");
+	CHECK_STR(pop(3), "32+24");
+}
+
+/* A data write takes the chain head; the rewrite follows right after. */
+static void test_rewrite_attach(void)
+{
+	setup();
+	start();
+	CHECK(add(8200, 8, 0, 0));
+	CHECK(add(8300, 8, 0, 0));
+	CHECK(add(8200, 8, 0, 1));
+	CHECK(add(100, 8, 0, 1));	/* other AU: stays */
+	CHECK(!add(1000000, 1024, 0, 2));
+	CHECK(!add(9000, 512, 0, 2));
+	CHECK_STR(pop(2), "1000000+1024");
+	CHECK_STR(pop(2), "8200+8 8300+8 9000+512");
+	CHECK_STR(pop(2), "8200+8");
+	CHECK_STR(pop(2), "-");
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.stats.released[RWIN_REL_ATTACH] == 3);
+	CHECK(win.stats.release_events[RWIN_REL_ATTACH] == 1);
+}
+
+/* Urgent, read and non-holdable rewrites still release the chain first. */
+static void test_rewrite_release(void)
+{
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(8, 8, 0, 1));
+	CHECK(!add(8, 8, RWIN_F_SYNC, 2));
+	CHECK(win.stats.released[RWIN_REL_SYNC] == 2);
+	CHECK_STR(pop(2), "8+8");
+	CHECK_STR(pop(2), "8+8");
+	CHECK_STR(pop(2), "8+8");
+
+	setup();
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(8, 8, 0, 1));
+	CHECK(rwin_read(&win, 10, 1, 2));
+	CHECK(win.stats.released[RWIN_REL_READ] == 2);
+	CHECK_STR(pop(2), "8+8");
+	CHECK(rwin_overlaps_queued(&win, 10, 1));
+	CHECK_STR(pop(2), "8+8");
+	CHECK(!rwin_overlaps_queued(&win, 10, 1));
+
+	/* PREFLUSH without flush_release: not held, the chain goes first. */
+	setup();
+	prm.flush_release = false;
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(8, 8, 0, 1));
+	CHECK(add(64, 8, 0, 1));
+	CHECK(!add(8, 8, RWIN_F_PREFLUSH, 2));
+	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 2);
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(2), "8+8");
+	CHECK_STR(pop(2), "8+8");
+	CHECK_STR(pop(2), "8+8");
+}
+
+/* Chained writes count toward the bounds; the deadline is the oldest's. */
+static void test_rewrite_bounds(void)
+{
+	setup();
+	prm.window_reqs = 3;
+	prm.hold_ns = MS(1000);
+	prm.idle_ns = MS(100000);
+	start();
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(add(8, 8, 0, MS(10)));
+	CHECK(add(9000, 8, 0, MS(20)));
+	CHECK(rwin_next_deadline(&win) == MS(1000));
+	/*
+	 * Full: the oldest's AU group goes, chain and all; the third rewrite
+	 * then overlaps a queued write, so it is not held but follows it.
+	 */
+	CHECK(!add(8, 8, 0, MS(30)));
+	CHECK(win.stats.released[RWIN_REL_COUNT] == 2);
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(MS(30)), "8+8");
+	CHECK_STR(pop(MS(30)), "8+8");
+	CHECK_STR(pop(MS(30)), "8+8");
+	CHECK_STR(pop(MS(30)), "-");
+	/* With room, a rewrite stays held. */
+	CHECK(add(9000, 8, 0, MS(40)));
+	CHECK(win.stats.chained == 2);
+
+	setup();
+	prm.hold_ns = MS(1000);
+	prm.idle_ns = MS(100000);
+	start();
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(add(8, 8, 0, MS(900)));
+	rwin_expire(&win, MS(1000));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_DEADLINE] == 2);
+	CHECK(win.stats.max_hold_ns == MS(1000));
+	CHECK_STR(pop(MS(1000)), "8+8");
+	CHECK_STR(pop(MS(1000)), "8+8");
+}
+
 static const struct harness_case unit_cases[] = {
 	{ "defaults", test_defaults },
 	{ "bad_params", test_bad_params },
@@ -523,6 +722,13 @@ static const struct harness_case unit_cases[] = {
 	{ "backward_too_big", test_backward_too_big },
 	{ "cookie_and_order", test_cookie_and_order },
 	{ "au_override", test_au_override },
+	{ "rewrite_held", test_rewrite_held },
+	{ "rewrite_generations", test_rewrite_generations },
+	{ "rewrite_order", test_rewrite_order },
+	{ "rewrite_partial", test_rewrite_partial },
+	{ "rewrite_attach", test_rewrite_attach },
+	{ "rewrite_release", test_rewrite_release },
+	{ "rewrite_bounds", test_rewrite_bounds },
 };
 
 void unit_tests(const struct harness_case **cases, int *nr)

@@ -56,6 +56,7 @@ static int mmcc_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "held %llu\n", st.holds);
 	seq_printf(m, "held_backward %llu\n", st.holds_backward);
 	seq_printf(m, "meta %llu\n", st.meta);
+	seq_printf(m, "chained %llu\n", st.chained);
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "released_%s %llu\n", mmcc_reason_names[i],
 			   st.released[i]);

@@ -31,14 +31,16 @@ const struct mmcc_tunable_desc mmcc_tunables[MMCC_T_NR] = {
 
 /*
  * Module-wide values. Initialised statically: parameters given to insmod
- * are set before any init code of the module runs.
+ * are set before any init code of the module runs. The defaults come from
+ * replaying the stock card traces through the window
+ * (Documentation/reorder-window.md): the hold curve bends at 4.5-5 s.
  */
 static u32 mmcc_defaults[MMCC_T_NR] = {
 	[MMCC_T_ENABLE] = 1,
 	[MMCC_T_SMALL_KB] = 16,
-	[MMCC_T_WINDOW_REQS] = 64,
-	[MMCC_T_WINDOW_KB] = 1024,
-	[MMCC_T_HOLD_MS] = 1000,
+	[MMCC_T_WINDOW_REQS] = 128,
+	[MMCC_T_WINDOW_KB] = 4096,
+	[MMCC_T_HOLD_MS] = 5000,
 	[MMCC_T_IDLE_MS] = 20,
 	[MMCC_T_AU_KB] = 0,
 };
@@ -147,11 +149,11 @@ MMCC_PARAM(enable, MMCC_T_ENABLE,
 MMCC_PARAM(small_kb, MMCC_T_SMALL_KB,
 	   "Writes up to this size in KiB may be held (0-1024, default 16)");
 MMCC_PARAM(window_reqs, MMCC_T_WINDOW_REQS,
-	   "Most writes held at once (1-256, default 64)");
+	   "Most writes held at once (1-256, default 128)");
 MMCC_PARAM(window_kb, MMCC_T_WINDOW_KB,
-	   "Most KiB held at once (4-65536, default 1024)");
+	   "Most KiB held at once (4-65536, default 4096)");
 MMCC_PARAM(hold_ms, MMCC_T_HOLD_MS,
-	   "Longest hold of a write in ms (1-10000, default 1000)");
+	   "Longest hold of a write in ms (1-10000, default 5000)");
 MMCC_PARAM(idle_ms, MMCC_T_IDLE_MS,
 	   "Release all held writes after the card is idle this long, ms (1-1000, default 20)");
 MMCC_PARAM(au_kb, MMCC_T_AU_KB,

@@ -11,13 +11,19 @@
  *
  * Life of a write (see Documentation/reorder-window.md for the reasons):
  *
- *   rwin_add_write()  -> HELD   (small, or behind its AU's write position)
+ *   rwin_add_write()  -> HELD   (small, or behind its AU's write position;
+ *                               a rewrite of exactly the range of a held
+ *                               write is held too, chained behind it)
  *                     -> QUEUED (everything else: passes in arrival order)
  *   HELD   -> QUEUED  when a release rule fires (bound, deadline, idle, flush,
  *                     FUA, sync, overlapping read or write, drain)
  *   HELD   -> command when a queued data write of the same AU is popped and
  *                     the held write sits before it (or right after it)
  *   QUEUED -> command by rwin_pop(), in queue order
+ *
+ * Writes to the same range leave in arrival order, in consecutive commands.
+ * Every command is one ascending pass with disjoint extents; the caller must
+ * send commands to the card in the order rwin_pop() returned them.
  *
  * Once rwin_pop() has placed a write in a command the engine forgets it; the
  * caller issues the command and calls rwin_complete() when it is done.
@@ -82,9 +88,9 @@ enum rwin_reason {
 struct rwin_params {
 	u32 au_sectors;		/* AU size; default 8192 (4 MiB) */
 	u32 small_sectors;	/* hold writes up to this; default 32 (16 KiB) */
-	u32 window_reqs;	/* max held writes; default 64 */
-	u64 window_bytes;	/* max held bytes; default 1 MiB */
-	u64 hold_ns;		/* max hold time; default 1 s (provisional) */
+	u32 window_reqs;	/* max held writes; default 128 */
+	u64 window_bytes;	/* max held bytes; default 4 MiB */
+	u64 hold_ns;		/* max hold time; default 5 s */
 	u64 idle_ns;		/* release when idle this long; default 20 ms */
 	u32 max_sectors;	/* max sectors per extent; default 1024 */
 	u32 max_segs;		/* max segments per extent; default 128 */
@@ -123,6 +129,7 @@ struct rwin_write {
 	struct rb_node node;	/* held tree, or queued interval tree */
 	sector_t subtree_last;	/* interval tree augmentation */
 	struct list_head link;	/* held FIFO, issue queue or command */
+	struct list_head chain;	/* held writes of the same range, by age */
 	u64 released_ns;	/* when it left the held state, if it was held */
 	u32 batch;		/* release batch; 0 = passed straight through */
 	u8 state;		/* enum rwin_state */
@@ -154,6 +161,7 @@ struct rwin_stats {
 	u64 passed;		/* writes queued without being held */
 	u64 holds;		/* writes held */
 	u64 holds_backward;	/* ... of them because they went backward */
+	u64 chained;		/* ... of them behind an older held rewrite */
 	u64 meta;		/* writes flagged RWIN_F_META */
 	u64 released[RWIN_REL_NR];	/* held writes released, per reason */
 	u64 release_events[RWIN_REL_NR];	/* release decisions, per reason */
@@ -176,7 +184,7 @@ struct rwin_au_pos {
 
 struct rwin_window {
 	struct rwin_params p;
-	struct rb_root held;		/* held writes by sector, disjoint */
+	struct rb_root held;		/* oldest held write per range */
 	struct list_head held_fifo;	/* held writes by arrival */
 	u32 held_count;
 	u64 held_bytes;

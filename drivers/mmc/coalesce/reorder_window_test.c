@@ -2,9 +2,10 @@
 /*
  * KUnit tests for the reorder window policy engine: one case per rule
  * (hold, attach, bounds, deadline, idle, flush/FUA/sync, read, overlap,
- * drain, limits, backward hold). The host suite in tests/window/ runs the
- * same rules plus a randomised model checker; this one proves the engine
- * behaves the same built as kernel code.
+ * drain, limits, backward hold, same-range rewrites chained in order).
+ * The host suite in tests/window/ runs the same rules plus a randomised
+ * model checker; this one proves the engine behaves the same built as
+ * kernel code.
  */
 #include <kunit/test.h>
 
@@ -138,6 +139,7 @@ static void rwin_test_deadline(struct kunit *test)
 {
 	struct rwin_test_ctx *ctx = test->priv;
 
+	ctx->prm.hold_ns = RWIN_TEST_MS(1000);
 	ctx->prm.idle_ns = RWIN_TEST_MS(100000);
 	rwin_test_start(test);
 	rwin_test_add(test, 8, 8, 0, RWIN_TEST_MS(0));
@@ -227,6 +229,66 @@ static void rwin_test_backward(struct kunit *test)
 			   "8192+1024 9216+1024");
 }
 
+/* A rewrite of exactly the range of a held write is chained, not released. */
+static void rwin_test_rewrite_held(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 2056, 16, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 1));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 3U);
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.chained, 1ULL);
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_OVERLAP], 0ULL);
+	rwin_drain(&ctx->win, 2);
+	/* One ascending pass per generation: older first. */
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "8+8 2056+16");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "8+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "-");
+}
+
+/* The chain comes out in arrival order, whoever releases it. */
+static void rwin_test_rewrite_order(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_write *first, *it;
+	struct rwin_cmd *cmd;
+	int i;
+
+	cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	rwin_test_start(test);
+	first = &ctx->pool[ctx->used];
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8200, 8, 0, i));
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 9000, 512, 0, 3));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "8200+8 9000+512");
+	for (i = 1; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test, rwin_pop(&ctx->win, cmd, 3));
+		KUNIT_EXPECT_EQ(test, cmd->nr_writes, 1U);
+		it = list_first_entry(&cmd->writes, struct rwin_write, link);
+		KUNIT_EXPECT_PTR_EQ(test, it, first + i);
+		rwin_complete(&ctx->win, 3);
+	}
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+}
+
+/* A partial overlap releases the older chain first; the newer follows. */
+static void rwin_test_rewrite_partial(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 8, 8, 0, 0);
+	rwin_test_add(test, 8, 8, 0, 1);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 12, 8, 0, 2));
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_OVERLAP], 2ULL);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "8+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "8+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "12+8");
+}
+
 static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_small_held_large_passes),
 	KUNIT_CASE(rwin_test_prefix_merge),
@@ -239,6 +301,9 @@ static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_overlap_order),
 	KUNIT_CASE(rwin_test_drain_limits),
 	KUNIT_CASE(rwin_test_backward),
+	KUNIT_CASE(rwin_test_rewrite_held),
+	KUNIT_CASE(rwin_test_rewrite_order),
+	KUNIT_CASE(rwin_test_rewrite_partial),
 	{},
 };
 

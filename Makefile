@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit qemu-test bench demo check clean
+.PHONY: all help deps kernel guest modules unit qemu-test e500-test bench demo check clean
 
 all: modules
 
@@ -29,12 +29,13 @@ help:
 	@echo "make check      every test (what CI runs); last line: N passed, N failed"
 	@echo "make unit       host-only tests (seconds)"
 	@echo "make qemu-test  the QEMU scenarios (minutes)"
+	@echo "make e500-test  e500 kernel with our drivers built in, booted on ppce500"
 	@echo "make bench      card-level benchmark table, every elevator (about 10 minutes)"
 	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
 	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
 
 deps:
-	@qemu/deps.sh build qemu guest
+	@qemu/deps.sh build qemu guest ppc plot
 
 kernel: deps
 	@qemu/kernel.sh x86_64
@@ -61,9 +62,12 @@ unit: $(CARDTRACE) $(CARDTRACE_SAN)
 qemu-test: guest $(CARDTRACE)
 	@tests/check.sh qemu
 
+e500-test: deps
+	@tests/check.sh e500
+
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit qemu
+	@tests/check.sh unit qemu e500
 
 bench: guest $(CARDTRACE)
 	@tests/bench.sh

@@ -6,7 +6,8 @@
 # Environment:
 #   SCENARIOS  default "seed ext4 fio"
 #   ELEVATORS  default "none mq-deadline bfq kyber"
-#   STACKS     default "stock"
+#   STACKS     default "stock stock+wbt0 ours" ("ourblock" instead of "ours"
+#              without our host driver); "+wbt0": writeback throttling off
 #   CARDTRACE_ARGS  extra analyzer options (card model), e.g. "--open-aus 4"
 # Option --reuse: keep the guest runs already in build/bench/ and only
 # analyze again (to score the same traces under another card model).
@@ -17,7 +18,12 @@ cardtrace=$top/build/host/cardtrace
 out_dir=${BENCH_DIR:-$top/build/bench}
 scenarios=${SCENARIOS:-seed ext4 fio}
 elevators=${ELEVATORS:-none mq-deadline bfq kyber}
-stacks=${STACKS:-stock}
+if [ -z "${STACKS:-}" ]; then
+	stacks="stock stock+wbt0 ours"
+	[ -e "$top/build/modules-x86_64/sdhci-coalesce.ko" ] || stacks="stock stock+wbt0 ourblock"
+else
+	stacks=$STACKS
+fi
 model=(${CARDTRACE_ARGS:-})
 mkdir -p "$out_dir"
 table=$out_dir/table.md
@@ -38,10 +44,14 @@ for scen in $scenarios; do
 			run=$out_dir/$scen-$stack-$elv
 			runs=$((runs + 1))
 			echo "bench: $scen, $stack stack, elevator $elv (about a minute or two)..." >&2
+			# "stock+wbt0": stock with writeback throttling off, as
+			# our stack runs it (Documentation/admin-guide.md)
+			kopt=
+			case $stack in *+wbt0) kopt=mmcc.wbt_lat_usec=0 ;; esac
 			if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
 				echo "bench: reusing $run" >&2
-			elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "$stack" \
-				--elevator "$elv" --out "$run" --timeout 1200 >&2; then
+			elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%+wbt0}" \
+				--kopt "$kopt" --elevator "$elv" --out "$run" --timeout 1200 >&2; then
 				echo "bench: $scen/$stack/$elv failed; see $run/console.log" >&2
 				failed=$((failed + 1))
 				echo "| $scen | $stack | $elv | run failed | | | | | | | | | | |" >>"$table"
@@ -75,6 +85,31 @@ echo "Card model: $("$cardtrace" "${model[@]}" /dev/null | sed -n 's/^card model
 echo "Counts cover the workload and its sync (between phase markers 1 and 2)."
 echo
 cat "$table"
+
+# The issue's targets on the seed scenario, per elevator: ours against stock
+# from this same run.
+ours=$(echo $stacks | tr ' ' '\n' | grep -v '^stock' | head -n 1)
+if echo " $scenarios " | grep -q ' seed ' && [ -n "$ours" ] &&
+	echo " $stacks " | grep -q ' stock '; then
+	echo
+	echo "Targets on the seed scenario ($ours vs stock, this run):"
+	echo
+	echo "| elevator | AU switches / distinct AUs (target <= 1.15) | est. any-order time / limit (target <= 1.10) | linear-only: stock time / ours (target >= 2.0) | guest MB/s ours / stock (target >= 0.98) |"
+	echo "|---|---|---|---|---|"
+	for elv in $elevators; do
+		o=$out_dir/seed-$ours-$elv s=$out_dir/seed-stock-$elv
+		[ -f "$o/card.kv" ] && [ -f "$s/card.kv" ] || continue
+		awk -v sw="$(kv_get au_switches "$o/card.kv")" -v da="$(kv_get distinct_aus "$o/card.kv")" \
+		    -v ea="$(kv_get est_any_s "$o/card.kv")" -v lim="$(kv_get limit_s "$o/card.kv")" \
+		    -v sl="$(kv_get est_linear_s "$s/card.kv")" -v ol="$(kv_get est_linear_s "$o/card.kv")" \
+		    -v gs="$(sed -n 's/^KV guest_kbps=//p' "$s/result.txt")" \
+		    -v go="$(sed -n 's/^KV guest_kbps=//p' "$o/result.txt")" -v elv="$elv" '
+			function v(x, t, ge) { return sprintf("%.2f (%s)", x, (ge ? x >= t : x <= t) ? "met" : "missed") }
+			BEGIN { printf "| %s | %s | %s | %s | %s |\n", elv,
+				v(sw / da, 1.15, 0), v(ea / lim, 1.10, 0),
+				v(sl / ol, 2.0, 1), v(go / gs, 0.98, 1) }'
+	done
+fi
 echo
 echo "$((runs - failed)) of $runs runs completed; files in ${out_dir#$top/}/"
 [ $failed = 0 ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run test suites and add up their results.
-# Usage: tests/check.sh [unit] [qemu] [kunit]
+# Usage: tests/check.sh [unit] [qemu] [e500]
 #
 # Every suite prints its own last line "N passed, N failed"; a suite that
 # dies without one counts as one failure.  The last line of this script is
@@ -43,6 +43,9 @@ for what in "${@:-unit}"; do
 		;;
 	qemu)
 		suite qemu tests/qemu-tests.sh
+		;;
+	e500)
+		suite e500 tests/e500-tests.sh
 		;;
 	*)
 		echo "check.sh: unknown suite group '$what'" >&2

@@ -34,8 +34,13 @@
 
 #define SECTOR		512
 #define ALIGN		4096
-/* Scratch area, far from the start of the card (no file system there). */
-#define BASE_SECTOR	(64 * 1024 * 2)
+/*
+ * Scratch area: 64 MiB into the card by default (the x86_64 driver test
+ * has no file system); BLKCHECK_BASE (sectors) moves it, e.g. past the
+ * end of a file system that must stay intact.
+ */
+static unsigned long long base_sector = 64 * 1024 * 2;
+#define BASE_SECTOR	base_sector
 
 static int failures;
 
@@ -356,6 +361,8 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 2 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("BLKCHECK_BASE"))
+		base_sector = strtoull(getenv("BLKCHECK_BASE"), NULL, 0);
 	if (!strcmp(cmd, "patterns"))
 		check_patterns(argv[2]);
 	else if (!strcmp(cmd, "mkpart"))

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Boot the e500 (32-bit big-endian PowerPC) kernel with our host and block
+# drivers built in, on QEMU's ppce500 machine with an SD card behind
+# sdhci-pci, and run the e500 boot test (tests/guest/e500-init.c).
+#
+# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS]
+# DIR receives console.log and result.txt (the guest's "MMCC" lines and
+# one "KUNIT pass|fail CASE" line per built-in KUnit case); the card
+# image is checked with e2fsck on the host afterwards.
+# Exit 0 when the guest finished, 3 when QEMU had to be killed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out= limit=900
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift ;;
+	--timeout) limit=$2; shift ;;
+	*) echo "run-e500.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$out" ] || { echo "run-e500.sh: --out is required" >&2; exit 2; }
+kernel=$top/build/kernel-ppc/vmlinux
+[ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/kernel.sh ppc)" >&2; exit 2; }
+"$here/deps.sh" ppc qemu
+
+mkdir -p "$out"
+root=$out/initramfs.root
+rm -rf "$root" "$out/console.log" "$out/result.txt"
+mkdir -p "$root/bin"
+powerpc-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
+	"$top/tests/guest/e500-init.c"
+powerpc-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/blkcheck" \
+	"$top/tests/guest/blkcheck.c"
+(cd "$root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out/initrd.gz"
+rm -rf "$root"
+
+# A 4 GiB SDHC card with a 1 GiB ext2 file system made here on the host;
+# blkcheck's scratch area lies past it (BLKCHECK_BASE in e500-init.c).
+card=$out/card.img
+rm -f "$card"
+truncate -s 4G "$card"
+mke2fs -q -F -t ext2 -E nodiscard "$card" 1G
+
+set +e
+timeout --kill-after=10 "$limit" qemu-system-ppc -M ppce500 -cpu e500v2 \
+	-m 256 -nographic -no-reboot -kernel "$kernel" -initrd "$out/initrd.gz" \
+	-append "console=ttyS0 panic=-1 loglevel=6" \
+	-device sdhci-pci \
+	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe \
+	-device sd-card,drive=card0 </dev/null >"$out/console.log" 2>&1
+rc=$?
+set -e
+
+# Guest lines, and each KUnit case line ("    ok N name", printk time
+# stamp removed) as "KUNIT pass|fail name".
+tr -d '\r' <"$out/console.log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
+	sed -n -E -e 's/^MMCC //p' \
+		-e 's/^    ok [0-9]+ ([^ #]+).*/KUNIT pass \1/p' \
+		-e 's/^    not ok [0-9]+ ([^ #]+).*/KUNIT fail \1/p' \
+	>"$out/result.txt" || true
+if e2fsck -fn "$card" >"$out/e2fsck.log" 2>&1; then
+	echo "RESULT pass host_e2fsck" >>"$out/result.txt"
+else
+	echo "RESULT fail host_e2fsck see e2fsck.log" >>"$out/result.txt"
+fi
+rm -f "$card" "$out/initrd.gz"
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "run-e500.sh: QEMU killed after ${limit} s; see $out/console.log" >&2
+	exit 3
+fi
+grep -q '^DONE' "$out/result.txt" || {
+	echo "run-e500.sh: the guest did not finish; see $out/console.log" >&2
+	tail -n 15 "$out/console.log" >&2
+	exit 1
+}
+exit 0

@@ -46,7 +46,7 @@ mke2fs -q -F -t ext2 -E nodiscard "$card" 1G
 set +e
 timeout --kill-after=10 "$limit" qemu-system-ppc -M ppce500 -cpu e500v2 \
 	-m 256 -nographic -no-reboot -kernel "$kernel" -initrd "$out/initrd.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=6" \
+	-append "console=ttyS0 panic=-1 loglevel=7" \
 	-device sdhci-pci \
 	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe \
 	-device sd-card,drive=card0 </dev/null >"$out/console.log" 2>&1

@@ -21,6 +21,7 @@
  * on the big-endian e500 guest alike.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>

@@ -19,6 +19,7 @@
  * report on the console during boot.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

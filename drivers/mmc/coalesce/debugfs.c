@@ -71,7 +71,8 @@ static int mmcc_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "flushes %llu\n", st.flushes);
 	seq_printf(m, "max_hold_us %llu\n", div_u64(st.max_hold_ns, 1000));
 	seq_printf(m, "mean_hold_us %llu\n", out.held_released ?
-		   div64_u64(out.held_ns_total, out.held_released) / 1000 : 0);
+		   div_u64(div64_u64(out.held_ns_total, out.held_released),
+			   1000) : 0);
 	seq_printf(m, "max_held %u\n", st.max_held);
 	seq_printf(m, "max_held_bytes %llu\n", st.max_held_bytes);
 	seq_printf(m, "card_write_cmds %llu\n", out.write_cmds);

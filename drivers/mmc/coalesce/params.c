@@ -16,6 +16,7 @@
 
 #include "mmcc.h"
 
+/* Serialises parameter changes against disks coming and going. */
 DEFINE_MUTEX(mmcc_mutex);
 LIST_HEAD(mmcc_disks);
 
@@ -140,24 +141,28 @@ static const struct kernel_param_ops mmcc_param_ops = {
 	.get = mmcc_param_get,
 };
 
-#define MMCC_PARAM(_name, _t, _desc)					\
-	module_param_cb(_name, &mmcc_param_ops, (void *)(uintptr_t)(_t), 0644); \
-	MODULE_PARM_DESC(_name, _desc)
-
-MMCC_PARAM(enable, MMCC_T_ENABLE,
-	   "Hold and reorder writes (1, default) or pass them in arrival order (0)");
-MMCC_PARAM(small_kb, MMCC_T_SMALL_KB,
-	   "Writes up to this size in KiB may be held (0-1024, default 16)");
-MMCC_PARAM(window_reqs, MMCC_T_WINDOW_REQS,
-	   "Most writes held at once (1-256, default 128)");
-MMCC_PARAM(window_kb, MMCC_T_WINDOW_KB,
-	   "Most KiB held at once (4-65536, default 4096)");
-MMCC_PARAM(hold_ms, MMCC_T_HOLD_MS,
-	   "Longest hold of a write in ms (1-10000, default 5000)");
-MMCC_PARAM(idle_ms, MMCC_T_IDLE_MS,
-	   "Release all held writes after the card is idle this long, ms (1-1000, default 20)");
-MMCC_PARAM(au_kb, MMCC_T_AU_KB,
-	   "Allocation unit in KiB: 0 = the card's (default), else a power of two >= 16");
+/* The parameter's kernel_param.arg is its enum mmcc_tunable. */
+module_param_cb(enable, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_ENABLE, 0644);
+MODULE_PARM_DESC(enable,
+		 "Hold and reorder writes (1, default) or pass them in arrival order (0)");
+module_param_cb(small_kb, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_SMALL_KB, 0644);
+MODULE_PARM_DESC(small_kb,
+		 "Writes up to this size in KiB may be held (0-1024, default 16)");
+module_param_cb(window_reqs, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_WINDOW_REQS, 0644);
+MODULE_PARM_DESC(window_reqs,
+		 "Most writes held at once (1-256, default 128)");
+module_param_cb(window_kb, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_WINDOW_KB, 0644);
+MODULE_PARM_DESC(window_kb,
+		 "Most KiB held at once (4-65536, default 4096)");
+module_param_cb(hold_ms, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_HOLD_MS, 0644);
+MODULE_PARM_DESC(hold_ms,
+		 "Longest hold of a write in ms (1-10000, default 5000)");
+module_param_cb(idle_ms, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_IDLE_MS, 0644);
+MODULE_PARM_DESC(idle_ms,
+		 "Release all held writes after the card is idle this long, ms (1-1000, default 20)");
+module_param_cb(au_kb, &mmcc_param_ops, (void *)(uintptr_t)MMCC_T_AU_KB, 0644);
+MODULE_PARM_DESC(au_kb,
+		 "Allocation unit in KiB: 0 = the card's (default), else a power of two >= 16");
 
 /* ---- per-disk sysfs: /sys/block/mmcblkN/mmc_coalesce/NAME ---- */
 

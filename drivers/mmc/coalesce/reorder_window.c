@@ -35,8 +35,10 @@
  * held one only in part releases it (and its chain) first.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/interval_tree_generic.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 
 #include "reorder_window.h"
 
@@ -106,6 +108,7 @@ void rwin_params_init(struct rwin_params *p)
 	p->flush_release = true;
 	p->attach_ahead = false;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_params_init, MMC_COALESCE);
 
 int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 {
@@ -122,6 +125,7 @@ int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 	INIT_LIST_HEAD(&w->queue);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_init, MMC_COALESCE);
 
 /* ---- AU write positions ------------------------------------------------ */
 
@@ -326,6 +330,7 @@ bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors)
 	return rwin_qtree_iter_first(&w->queued, start,
 				     start + sectors - 1) != NULL;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_overlaps_queued, MMC_COALESCE);
 
 /* ---- releases ----------------------------------------------------------- */
 
@@ -454,6 +459,7 @@ void rwin_expire(struct rwin_window *w, u64 now)
 	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) <= now)
 		rwin_release_all(w, RWIN_REL_IDLE, now);
 }
+EXPORT_SYMBOL_NS_GPL(rwin_expire, MMC_COALESCE);
 
 u64 rwin_next_deadline(const struct rwin_window *w)
 {
@@ -472,6 +478,7 @@ u64 rwin_next_deadline(const struct rwin_window *w)
 	}
 	return next;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_next_deadline, MMC_COALESCE);
 
 /* ---- arrivals ----------------------------------------------------------- */
 
@@ -617,6 +624,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	w->stats.passed++;
 	return false;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_add_write, MMC_COALESCE);
 
 bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 {
@@ -629,6 +637,7 @@ bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 	}
 	return false;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_read, MMC_COALESCE);
 
 void rwin_flush(struct rwin_window *w, u64 now)
 {
@@ -637,11 +646,13 @@ void rwin_flush(struct rwin_window *w, u64 now)
 	if (w->p.flush_release)
 		rwin_release_all(w, RWIN_REL_FLUSH, now);
 }
+EXPORT_SYMBOL_NS_GPL(rwin_flush, MMC_COALESCE);
 
 void rwin_drain(struct rwin_window *w, u64 now)
 {
 	rwin_release_all(w, RWIN_REL_DRAIN, now);
 }
+EXPORT_SYMBOL_NS_GPL(rwin_drain, MMC_COALESCE);
 
 /* ---- commands ----------------------------------------------------------- */
 
@@ -842,6 +853,7 @@ bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 	w->stats.extents += cmd->nr_extents;
 	return true;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_pop, MMC_COALESCE);
 
 void rwin_complete(struct rwin_window *w, u64 now)
 {
@@ -850,3 +862,7 @@ void rwin_complete(struct rwin_window *w, u64 now)
 	if (rwin_device_idle(w))
 		w->idle_since_ns = now;
 }
+EXPORT_SYMBOL_NS_GPL(rwin_complete, MMC_COALESCE);
+
+MODULE_DESCRIPTION("Reorder window: AU-aware write hold/release policy for SD cards");
+MODULE_LICENSE("GPL");

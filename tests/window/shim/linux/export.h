@@ -4,5 +4,6 @@
 
 #define EXPORT_SYMBOL(sym)
 #define EXPORT_SYMBOL_GPL(sym)
+#define EXPORT_SYMBOL_NS_GPL(sym, ns)
 
 #endif

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: eSDHC register access layer (esdhc-io.c) against a fake
+ * big-endian register file.
+ *
+ * The fake stores every word as __be32, as the e500 sees its eSDHC, so
+ * "byte N of the register file" means the same on any host: the checks on
+ * raw bytes hold on little-endian x86 and on big-endian e500 alike.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include "sdhci.h"
+#include "esdhc-io.h"
+
+/* SDHCI error interrupt status: the upper half of the status word */
+#define ERR_INT_STATUS	(SDHCI_INT_STATUS + 2)
+
+#define FAKE_WORDS	((ESDHC_DMA_SYSCTL + 4) / 4)
+
+struct fake_esdhc {
+	struct kunit *test;
+	__be32 regs[FAKE_WORDS];
+	struct esdhc_io io;
+	unsigned int writes;
+	unsigned int last_off;
+	u32 last_val;
+};
+
+static u32 fake_read32(void *ctx, unsigned int off)
+{
+	struct fake_esdhc *f = ctx;
+
+	/* the eSDHC decodes aligned 32-bit accesses only */
+	KUNIT_EXPECT_EQ(f->test, off & 3, 0U);
+	KUNIT_ASSERT_LT(f->test, off / 4, FAKE_WORDS);
+	return be32_to_cpu(f->regs[off / 4]);
+}
+
+static void fake_write32(void *ctx, unsigned int off, u32 val)
+{
+	struct fake_esdhc *f = ctx;
+	u32 old;
+
+	KUNIT_EXPECT_EQ(f->test, off & 3, 0U);
+	KUNIT_ASSERT_LT(f->test, off / 4, FAKE_WORDS);
+	f->writes++;
+	f->last_off = off;
+	f->last_val = val;
+	old = be32_to_cpu(f->regs[off / 4]);
+	/* IRQSTAT behaves like the hardware: a 1 clears, a 0 keeps */
+	if (off == ESDHC_IRQSTAT)
+		val = old & ~val;
+	f->regs[off / 4] = cpu_to_be32(val);
+}
+
+static struct fake_esdhc *fake_new(struct kunit *test, unsigned int flags)
+{
+	struct fake_esdhc *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->test = test;
+	f->io.ctx = f;
+	f->io.read32 = fake_read32;
+	f->io.write32 = fake_write32;
+	f->io.flags = flags;
+	return f;
+}
+
+/* Preset a word without counting it as a driver write. */
+static void fake_set(struct fake_esdhc *f, unsigned int off, u32 val)
+{
+	f->regs[off / 4] = cpu_to_be32(val);
+}
+
+static u32 fake_get(struct fake_esdhc *f, unsigned int off)
+{
+	return be32_to_cpu(f->regs[off / 4]);
+}
+
+/* Byte @off of the register file as the bus sees it. */
+static u8 fake_byte(struct fake_esdhc *f, unsigned int off)
+{
+	return ((u8 *)f->regs)[off];
+}
+
+static void esdhc_io_long_lanes(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	esdhc_io_writel(&f->io, 0x12345678, SDHCI_ARGUMENT);
+	/* big-endian word: most significant byte at the lowest address */
+	KUNIT_EXPECT_EQ(test, fake_byte(f, SDHCI_ARGUMENT + 0), 0x12);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, SDHCI_ARGUMENT + 1), 0x34);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, SDHCI_ARGUMENT + 2), 0x56);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, SDHCI_ARGUMENT + 3), 0x78);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readl(&f->io, SDHCI_ARGUMENT),
+			0x12345678U);
+	KUNIT_EXPECT_EQ(test, f->writes, 1U);
+}
+
+static void esdhc_io_narrow_reads(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	/* BLKATTR: 8 blocks of 512 bytes */
+	fake_set(f, SDHCI_BLOCK_SIZE, 0x00080200);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_BLOCK_SIZE), 0x0200);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_BLOCK_COUNT), 0x0008);
+
+	/* SYSCTL: reset byte 0x2f, timeout byte 0x2e */
+	fake_set(f, ESDHC_SYSCTL, 0x010e80f7);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readb(&f->io, SDHCI_TIMEOUT_CONTROL),
+			0x0e);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readb(&f->io, SDHCI_SOFTWARE_RESET),
+			0x01);
+
+	/* IRQSTAT: normal half low, error half high */
+	fake_set(f, ESDHC_IRQSTAT, 0x00108001);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_INT_STATUS), 0x8001);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, ERR_INT_STATUS),
+			0x0010);
+
+	/* reading never writes */
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+}
+
+static void esdhc_io_narrow_writes_keep_lanes(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	fake_set(f, ESDHC_SYSCTL, 0x000080f1);
+	esdhc_io_writeb(&f->io, 0x0e, SDHCI_TIMEOUT_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_SYSCTL), 0x000e80f1U);
+	esdhc_io_writeb(&f->io, SDHCI_RESET_ALL, SDHCI_SOFTWARE_RESET);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_SYSCTL), 0x010e80f1U);
+	/* SDHCI byte 0x2f is the most significant byte of word 0x2c */
+	KUNIT_EXPECT_EQ(test, fake_byte(f, 0x2c), 0x01);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, 0x2d), 0x0e);
+
+	/* block count lands in the upper half, block size untouched */
+	fake_set(f, SDHCI_BLOCK_SIZE, 0x00000200);
+	esdhc_io_writew(&f->io, 0x1234, SDHCI_BLOCK_COUNT);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_BLOCK_SIZE), 0x12340200U);
+
+	/* interrupt enables are plain read-write: both halves kept */
+	fake_set(f, SDHCI_INT_ENABLE, 0xffff0000);
+	esdhc_io_writew(&f->io, 0x00cb, SDHCI_INT_ENABLE);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_INT_ENABLE), 0xffff00cbU);
+}
+
+static void esdhc_io_block_size_boundary(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	fake_set(f, SDHCI_BLOCK_SIZE, 0x00100000);
+	/* 512 KiB SDMA boundary + 512 bytes: only the size may land */
+	esdhc_io_writew(&f->io, SDHCI_MAKE_BLKSZ(7, 512), SDHCI_BLOCK_SIZE);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_BLOCK_SIZE), 0x00100200U);
+	esdhc_io_writew(&f->io, SDHCI_MAKE_BLKSZ(7, 2048), SDHCI_BLOCK_SIZE);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_BLOCK_SIZE), 0x00100800U);
+}
+
+static void esdhc_io_w1c_not_widened(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	/* command complete, transfer complete, command timeout error */
+	fake_set(f, ESDHC_IRQSTAT, 0x00010003);
+
+	/* acking command complete leaves transfer complete and the error */
+	esdhc_io_writew(&f->io, SDHCI_INT_RESPONSE, SDHCI_INT_STATUS);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), 0x00010002U);
+	KUNIT_EXPECT_EQ(test, f->last_val, (u32)SDHCI_INT_RESPONSE);
+
+	/* acking the error half leaves the normal half */
+	esdhc_io_writew(&f->io, 0x0001, ERR_INT_STATUS);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), 0x00000002U);
+	KUNIT_EXPECT_EQ(test, f->last_val, 0x00010000U);
+
+	/* byte acks likewise */
+	fake_set(f, ESDHC_IRQSTAT, 0x80ff00ff);
+	esdhc_io_writeb(&f->io, 0x01, SDHCI_INT_STATUS + 1);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), 0x80ff00ffU);
+	esdhc_io_writeb(&f->io, 0x80, SDHCI_INT_STATUS + 3);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), 0x00ff00ffU);
+	esdhc_io_writeb(&f->io, 0x0f, SDHCI_INT_STATUS);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), 0x00ff00f0U);
+
+	/* a full-width ack clears exactly what it names */
+	esdhc_io_writel(&f->io, 0x00f000f0, SDHCI_INT_STATUS);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), 0x000f0000U);
+}
+
+static void esdhc_io_force_event_not_widened(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	/* whatever FEVT reads back must not be replayed as events */
+	fake_set(f, ESDHC_FEVT, 0xffffffff);
+	esdhc_io_writew(&f->io, 0x0001, ESDHC_FEVT);
+	KUNIT_EXPECT_EQ(test, f->last_off, (unsigned int)ESDHC_FEVT);
+	KUNIT_EXPECT_EQ(test, f->last_val, 0x00000001U);
+	esdhc_io_writew(&f->io, 0x0010, ESDHC_FEVT + 2);
+	KUNIT_EXPECT_EQ(test, f->last_val, 0x00100000U);
+}
+
+static void esdhc_io_command_shadow(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	u16 mode = SDHCI_TRNS_DMA | SDHCI_TRNS_BLK_CNT_EN |
+		   SDHCI_TRNS_AUTO_CMD12 | SDHCI_TRNS_MULTI;
+	/* SDHCI_MAKE_CMD() does not parenthesise its flags argument */
+	u16 flags = SDHCI_CMD_RESP_SHORT | SDHCI_CMD_CRC | SDHCI_CMD_INDEX |
+		    SDHCI_CMD_DATA;
+	u16 cmd = SDHCI_MAKE_CMD(25, flags);
+
+	/* the mode alone must not start anything */
+	esdhc_io_writew(&f->io, mode, SDHCI_TRANSFER_MODE);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_TRANSFER_MODE), mode);
+
+	/* the command goes out with the mode, in one write */
+	esdhc_io_writew(&f->io, cmd, SDHCI_COMMAND);
+	KUNIT_EXPECT_EQ(test, f->writes, 1U);
+	KUNIT_EXPECT_EQ(test, f->last_off, (unsigned int)ESDHC_XFERTYP);
+	KUNIT_EXPECT_EQ(test, f->last_val, ((u32)cmd << 16) | mode);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, ESDHC_XFERTYP), 25);
+
+	/* a command without data after a zeroed mode */
+	esdhc_io_writew(&f->io, 0, SDHCI_TRANSFER_MODE);
+	esdhc_io_writew(&f->io, SDHCI_MAKE_CMD(13, SDHCI_CMD_RESP_SHORT),
+			SDHCI_COMMAND);
+	KUNIT_EXPECT_EQ(test, f->last_val,
+			(u32)SDHCI_MAKE_CMD(13, SDHCI_CMD_RESP_SHORT) << 16);
+}
+
+static void esdhc_io_host_control(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	/* D3CD, endian mode and voltage select are not SDHCI's to change */
+	u32 keep = BIT(3) | (2 << 4) | BIT(10);
+	u8 ctrl;
+
+	fake_set(f, ESDHC_PROCTL, keep);
+	esdhc_io_writeb(&f->io, SDHCI_CTRL_LED | SDHCI_CTRL_4BITBUS |
+			SDHCI_CTRL_HISPD | SDHCI_CTRL_ADMA32,
+			SDHCI_HOST_CONTROL);
+	/* HISPD must not turn into the 8-bit width bit */
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
+			keep | ESDHC_PROCTL_LCTL | ESDHC_PROCTL_DTW_4 |
+			(2 << ESDHC_PROCTL_DMAS_SHIFT));
+	ctrl = esdhc_io_readb(&f->io, SDHCI_HOST_CONTROL);
+	KUNIT_EXPECT_EQ(test, ctrl, SDHCI_CTRL_LED | SDHCI_CTRL_4BITBUS |
+			SDHCI_CTRL_ADMA32);
+
+	/* read-modify-write as sdhci_set_bus_width() does it */
+	ctrl &= ~SDHCI_CTRL_4BITBUS;
+	esdhc_io_writeb(&f->io, ctrl | SDHCI_CTRL_8BITBUS, SDHCI_HOST_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
+			keep | ESDHC_PROCTL_LCTL | ESDHC_PROCTL_DTW_8 |
+			(2 << ESDHC_PROCTL_DMAS_SHIFT));
+	KUNIT_EXPECT_EQ(test, esdhc_io_readb(&f->io, SDHCI_HOST_CONTROL),
+			SDHCI_CTRL_LED | SDHCI_CTRL_8BITBUS | SDHCI_CTRL_ADMA32);
+
+	/* back to SDMA, 1 bit, LED off; card detect test bits map through */
+	esdhc_io_writeb(&f->io, SDHCI_CTRL_CDTEST_EN | SDHCI_CTRL_CDTEST_INS,
+			SDHCI_HOST_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
+			keep | ESDHC_PROCTL_CDTL | ESDHC_PROCTL_CDSS);
+}
+
+static void esdhc_io_host_control_width_only(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, ESDHC_IO_HOSTCTL_WIDTH_ONLY);
+
+	fake_set(f, ESDHC_PROCTL, 0x00000020);
+	esdhc_io_writeb(&f->io, SDHCI_CTRL_LED | SDHCI_CTRL_4BITBUS |
+			SDHCI_CTRL_ADMA32, SDHCI_HOST_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
+			0x00000020U | ESDHC_PROCTL_DTW_4);
+}
+
+static void esdhc_io_power_control_ignored(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	fake_set(f, ESDHC_PROCTL, 0x00000622);
+	esdhc_io_writeb(&f->io, SDHCI_POWER_ON | SDHCI_POWER_330,
+			SDHCI_POWER_CONTROL);
+	esdhc_io_writeb(&f->io, 0, SDHCI_POWER_CONTROL);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL), 0x00000622U);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readb(&f->io, SDHCI_POWER_CONTROL), 0);
+
+	/* block gap and wakeup bytes are standard */
+	esdhc_io_writeb(&f->io, 0x01, SDHCI_BLOCK_GAP_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL), 0x00010622U);
+	esdhc_io_writeb(&f->io, 0x07, SDHCI_WAKE_UP_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL), 0x07010622U);
+}
+
+static void esdhc_io_version(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	u16 ver;
+
+	/* vendor 2.2, SDHCI spec 2.0 */
+	fake_set(f, ESDHC_HOSTVER, 0x00001201);
+	ver = esdhc_io_readw(&f->io, SDHCI_HOST_VERSION);
+	KUNIT_EXPECT_EQ(test, ver, 0x1201);
+	KUNIT_EXPECT_EQ(test, ver & SDHCI_SPEC_VER_MASK, SDHCI_SPEC_200);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_SLOT_INT_STATUS), 0);
+	esdhc_io_writew(&f->io, 0xffff, SDHCI_HOST_VERSION);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+}
+
+static void esdhc_io_present_state(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	struct fake_esdhc *p2020 = fake_new(test, ESDHC_IO_IGNORE_DATA_INHIBIT);
+	/* DAT[7:0] high, CMD high, card in, clock stable, both inhibits */
+	u32 prs = 0xff000000 | ESDHC_PRSSTAT_CLSL | SDHCI_CARD_PRESENT |
+		  ESDHC_PRSSTAT_SDSTB | ESDHC_PRSSTAT_GATES |
+		  SDHCI_CMD_INHIBIT | SDHCI_DATA_INHIBIT;
+
+	fake_set(f, ESDHC_PRSSTAT, prs);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readl(&f->io, SDHCI_PRESENT_STATE),
+			(u32)(SDHCI_DATA_LVL_MASK | SDHCI_CMD_LVL |
+			      SDHCI_CARD_PRESENT | SDHCI_CMD_INHIBIT |
+			      SDHCI_DATA_INHIBIT));
+
+	/* DAT0 low (card busy), CMD low */
+	fake_set(f, ESDHC_PRSSTAT, 0xfe000000 | SDHCI_CARD_PRESENT);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readl(&f->io, SDHCI_PRESENT_STATE),
+			(u32)(0x00e00000 | SDHCI_CARD_PRESENT));
+
+	fake_set(p2020, ESDHC_PRSSTAT, prs);
+	KUNIT_EXPECT_EQ(test,
+			esdhc_io_readl(&p2020->io, SDHCI_PRESENT_STATE) &
+			(SDHCI_CMD_INHIBIT | SDHCI_DATA_INHIBIT),
+			(u32)SDHCI_CMD_INHIBIT);
+}
+
+static void esdhc_io_caps(struct kunit *test)
+{
+	struct fake_esdhc *v22 = fake_new(test, 0);
+	struct fake_esdhc *v23 = fake_new(test, ESDHC_IO_ADMA2);
+	/* ADMAS, high speed, SDMA, suspend, 3.3 V, 1 KiB blocks */
+	u32 caps = ESDHC_HOSTCAPBLT_ADMAS | SDHCI_CAN_DO_HISPD |
+		   SDHCI_CAN_DO_SDMA | SDHCI_CAN_DO_SUSPEND | SDHCI_CAN_VDD_330 |
+		   (1 << SDHCI_MAX_BLOCK_SHIFT);
+
+	fake_set(v22, ESDHC_HOSTCAPBLT, caps);
+	fake_set(v23, ESDHC_HOSTCAPBLT, caps);
+	KUNIT_EXPECT_FALSE(test, esdhc_io_readl(&v22->io, SDHCI_CAPABILITIES) &
+			   SDHCI_CAN_DO_ADMA2);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readl(&v23->io, SDHCI_CAPABILITIES),
+			caps | SDHCI_CAN_DO_ADMA2);
+
+	/* no ADMAS, no ADMA2 even when allowed */
+	fake_set(v23, ESDHC_HOSTCAPBLT, caps & ~ESDHC_HOSTCAPBLT_ADMAS);
+	KUNIT_EXPECT_FALSE(test, esdhc_io_readl(&v23->io, SDHCI_CAPABILITIES) &
+			   SDHCI_CAN_DO_ADMA2);
+
+	/* the watermark register is not SDHCI 3.0 capabilities */
+	fake_set(v22, ESDHC_WML, 0x00100010);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readl(&v22->io, SDHCI_CAPABILITIES_1),
+			0U);
+}
+
+static void esdhc_io_clock_control(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+
+	/* prescaler 16 (SDCLKFS 8), divisor 16, SD clock on, timeout 0xe */
+	fake_set(f, ESDHC_SYSCTL, 0x000e08f8);
+	fake_set(f, ESDHC_PRSSTAT, ESDHC_PRSSTAT_SDSTB);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_CLOCK_CONTROL),
+			0x0800 | SDHCI_CLOCK_INT_EN | SDHCI_CLOCK_INT_STABLE |
+			SDHCI_CLOCK_CARD_EN);
+
+	/* SDHCI clock layout differs: such writes must not reach SYSCTL */
+	esdhc_io_writew(&f->io, 0, SDHCI_CLOCK_CONTROL);
+	esdhc_io_writew(&f->io, 0x0107, SDHCI_CLOCK_CONTROL);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_SYSCTL), 0x000e08f8U);
+
+	/* clock stopped, not stable */
+	fake_set(f, ESDHC_SYSCTL, 0x000e0000);
+	fake_set(f, ESDHC_PRSSTAT, 0);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_CLOCK_CONTROL), 0);
+}
+
+static struct kunit_case esdhc_io_cases[] = {
+	KUNIT_CASE(esdhc_io_long_lanes),
+	KUNIT_CASE(esdhc_io_narrow_reads),
+	KUNIT_CASE(esdhc_io_narrow_writes_keep_lanes),
+	KUNIT_CASE(esdhc_io_block_size_boundary),
+	KUNIT_CASE(esdhc_io_w1c_not_widened),
+	KUNIT_CASE(esdhc_io_force_event_not_widened),
+	KUNIT_CASE(esdhc_io_command_shadow),
+	KUNIT_CASE(esdhc_io_host_control),
+	KUNIT_CASE(esdhc_io_host_control_width_only),
+	KUNIT_CASE(esdhc_io_power_control_ignored),
+	KUNIT_CASE(esdhc_io_version),
+	KUNIT_CASE(esdhc_io_present_state),
+	KUNIT_CASE(esdhc_io_caps),
+	KUNIT_CASE(esdhc_io_clock_control),
+	{ }
+};
+
+static struct kunit_suite esdhc_io_suite = {
+	.name = "sdhci_coalesce_esdhc_io",
+	.test_cases = esdhc_io_cases,
+};
+
+kunit_test_suite(esdhc_io_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests for the sdhci-coalesce eSDHC layers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OF glue for the Freescale/NXP eSDHC of e500 SoCs (MPC85xx, P1, P2 and
+ * the QorIQ P series): device tree parsing, per-SoC quirks, and the
+ * sdhci_ops that route SDHCI register accesses through esdhc-io and the
+ * clock through esdhc-clk.  Documentation/esdhc-binding.md lists the
+ * properties this file reads.
+ */
+#include <linux/clk.h>
+#include <linux/io.h>
+#include <linux/iopoll.h>
+#include <linux/mmc/host.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/of_device.h>
+#include <linux/platform_device.h>
+#include <linux/pm.h>
+
+#include "sdhci.h"
+#include "esdhc-clk.h"
+#include "esdhc-io.h"
+#include "sdhci-coalesce.h"
+
+/* DMA_SYSCTL: base clock from the peripheral clock instead of platform/2 */
+#define ESDHC_DMA_PERIPHERAL_CLK_SEL	BIT(19)
+
+/* How long a divider change may take to settle (SDSTB). */
+#define ESDHC_OF_CLK_STABLE_US		20000
+
+/*
+ * What every eSDHC needs from the SDHCI library: blocks of at most 2 KiB,
+ * 32-bit aligned DMA, no transfer-complete interrupt for busy-only
+ * commands (cleared below for newer parts), data timeout counted in SD
+ * clocks, PIO that must wait for the FIFO, no high speed enable bit, no
+ * reset on card removal (it would lose PROCTL), and ADMA2 "nop" entries
+ * that may not carry the end flag.
+ */
+#define ESDHC_OF_QUIRKS	(SDHCI_QUIRK_FORCE_BLK_SZ_2048 |		\
+			 SDHCI_QUIRK_32BIT_DMA_ADDR |			\
+			 SDHCI_QUIRK_NO_BUSY_IRQ |			\
+			 SDHCI_QUIRK_DATA_TIMEOUT_USES_SDCLK |		\
+			 SDHCI_QUIRK_PIO_NEEDS_DELAY |			\
+			 SDHCI_QUIRK_NO_HISPD_BIT |			\
+			 SDHCI_QUIRK_NO_CARD_NO_RESET |			\
+			 SDHCI_QUIRK_NO_ENDATTR_IN_NOPDESC)
+
+/* esdhc_of_data.flags */
+/* The card detect signal is wired and reliable: no polling. */
+#define ESDHC_OF_CD_WORKS	BIT(0)
+
+/**
+ * struct esdhc_of_data - per-compatible differences
+ * @quirks: SDHCI_QUIRK_* on top of ESDHC_OF_QUIRKS
+ * @quirks2: SDHCI_QUIRK2_*
+ * @io_flags: ESDHC_IO_* for the register access layer
+ * @flags: ESDHC_OF_*
+ */
+struct esdhc_of_data {
+	u32 quirks;
+	u32 quirks2;
+	unsigned int io_flags;
+	unsigned int flags;
+};
+
+/**
+ * struct esdhc_of_host - sdhci_priv() of an eSDHC host
+ * @io: SDHCI view of the registers
+ * @base: the registers
+ * @base_hz: eSDHC base clock
+ * @vendor_ver: HOSTVER vendor version, 0x12 meaning 2.2
+ */
+struct esdhc_of_host {
+	struct esdhc_io io;
+	void __iomem *base;
+	unsigned int base_hz;
+	u8 vendor_ver;
+};
+
+static inline struct esdhc_of_host *esdhc_of_priv(struct sdhci_host *host)
+{
+	return sdhci_priv(host);
+}
+
+/* The register file is big-endian on e500, little-endian on some ARMs. */
+static u32 esdhc_of_read32_be(void *ctx, unsigned int off)
+{
+	struct esdhc_of_host *p = ctx;
+
+	return ioread32be(p->base + off);
+}
+
+static void esdhc_of_write32_be(void *ctx, unsigned int off, u32 val)
+{
+	struct esdhc_of_host *p = ctx;
+
+	iowrite32be(val, p->base + off);
+}
+
+static u32 esdhc_of_read32_le(void *ctx, unsigned int off)
+{
+	struct esdhc_of_host *p = ctx;
+
+	return ioread32(p->base + off);
+}
+
+static void esdhc_of_write32_le(void *ctx, unsigned int off, u32 val)
+{
+	struct esdhc_of_host *p = ctx;
+
+	iowrite32(val, p->base + off);
+}
+
+/* Raw eSDHC words, for registers SDHCI does not know. */
+static u32 esdhc_of_rd(struct esdhc_of_host *p, unsigned int off)
+{
+	return p->io.read32(p, off);
+}
+
+static void esdhc_of_wr(struct esdhc_of_host *p, unsigned int off, u32 val)
+{
+	p->io.write32(p, off, val);
+}
+
+static u32 esdhc_of_readl(struct sdhci_host *host, int reg)
+{
+	return esdhc_io_readl(&esdhc_of_priv(host)->io, reg);
+}
+
+static u16 esdhc_of_readw(struct sdhci_host *host, int reg)
+{
+	return esdhc_io_readw(&esdhc_of_priv(host)->io, reg);
+}
+
+static u8 esdhc_of_readb(struct sdhci_host *host, int reg)
+{
+	return esdhc_io_readb(&esdhc_of_priv(host)->io, reg);
+}
+
+static void esdhc_of_writel(struct sdhci_host *host, u32 val, int reg)
+{
+	esdhc_io_writel(&esdhc_of_priv(host)->io, val, reg);
+}
+
+static void esdhc_of_writew(struct sdhci_host *host, u16 val, int reg)
+{
+	esdhc_io_writew(&esdhc_of_priv(host)->io, val, reg);
+}
+
+static void esdhc_of_writeb(struct sdhci_host *host, u8 val, int reg)
+{
+	esdhc_io_writeb(&esdhc_of_priv(host)->io, val, reg);
+}
+
+static bool esdhc_of_is_v23(struct esdhc_of_host *p)
+{
+	return p->vendor_ver >= ESDHC_VENDOR_V23;
+}
+
+static void esdhc_of_set_clock(struct sdhci_host *host, unsigned int clock)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	u32 gate = esdhc_clk_gate_bits(esdhc_of_is_v23(p));
+	struct esdhc_clk_div div;
+	u32 sysctl, prs;
+	int ret;
+
+	/* The divider may only change while the card clock is stopped. */
+	sysctl = esdhc_of_rd(p, ESDHC_SYSCTL) & ~gate;
+	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
+	host->mmc->actual_clock = 0;
+	if (!clock)
+		return;
+
+	/* Up to 2.2 the prescaler cannot be bypassed (SDCLKFS 0 is /2). */
+	ret = esdhc_clk_pick(p->base_hz, clock, esdhc_of_is_v23(p) ? 1 : 2,
+			     &div);
+	if (ret == -ERANGE)
+		dev_warn_once(mmc_dev(host->mmc),
+			      "%u Hz is below the slowest clock, using %u Hz\n",
+			      clock, div.hz);
+	else if (ret)
+		return;
+
+	sysctl = esdhc_clk_sysctl(sysctl, &div);
+	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
+
+	/*
+	 * Only 2.3 and later report a settled clock.  set_clock may run
+	 * under host->lock, hence the atomic poll.
+	 */
+	if (esdhc_of_is_v23(p) &&
+	    read_poll_timeout_atomic(esdhc_of_rd, prs,
+				     prs & ESDHC_PRSSTAT_SDSTB, 10,
+				     ESDHC_OF_CLK_STABLE_US, false, p,
+				     ESDHC_PRSSTAT))
+		dev_err(mmc_dev(host->mmc), "SD clock did not settle\n");
+
+	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl | gate);
+	host->mmc->actual_clock = div.hz;
+}
+
+static unsigned int esdhc_of_get_max_clock(struct sdhci_host *host)
+{
+	return esdhc_of_priv(host)->base_hz;
+}
+
+static unsigned int esdhc_of_get_min_clock(struct sdhci_host *host)
+{
+	return esdhc_of_priv(host)->base_hz /
+	       (ESDHC_CLK_MAX_PRESCALER * ESDHC_CLK_MAX_DIVISOR);
+}
+
+/*
+ * Called by the library after every full reset with DMA in use.  With
+ * snooping on, the eSDHC's DMA reads and writes are seen by the e500
+ * caches, which is what a coherent platform's DMA mapping assumes; a
+ * non-coherent one does cache maintenance itself and must not snoop.
+ */
+static int esdhc_of_enable_dma(struct sdhci_host *host)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	u32 dcr = esdhc_of_rd(p, ESDHC_DMA_SYSCTL);
+
+	if (of_dma_is_coherent(mmc_dev(host->mmc)->of_node))
+		dcr |= ESDHC_DMA_SNOOP;
+	else
+		dcr &= ~ESDHC_DMA_SNOOP;
+	esdhc_of_wr(p, ESDHC_DMA_SYSCTL, dcr);
+	return 0;
+}
+
+static const struct sdhci_ops esdhc_of_ops = {
+	.read_l			= esdhc_of_readl,
+	.read_w			= esdhc_of_readw,
+	.read_b			= esdhc_of_readb,
+	.write_l		= esdhc_of_writel,
+	.write_w		= esdhc_of_writew,
+	.write_b		= esdhc_of_writeb,
+	.set_clock		= esdhc_of_set_clock,
+	.enable_dma		= esdhc_of_enable_dma,
+	.get_max_clock		= esdhc_of_get_max_clock,
+	.get_min_clock		= esdhc_of_get_min_clock,
+	.set_bus_width		= sdhci_set_bus_width,
+	.reset			= sdhci_reset,
+	.set_uhs_signaling	= sdhci_set_uhs_signaling,
+};
+
+/*
+ * The base clock: "clock-frequency" (U-Boot writes the platform clock / 2
+ * there on e500), else the first "clocks" entry.
+ */
+static int esdhc_of_base_clock(struct platform_device *pdev,
+			       struct esdhc_of_host *p)
+{
+	struct clk *clk;
+
+	if (!of_property_read_u32(pdev->dev.of_node, "clock-frequency",
+				  &p->base_hz) && p->base_hz)
+		return 0;
+
+	/* devm: enabled for as long as the device is bound. */
+	clk = devm_clk_get_optional_enabled(&pdev->dev, NULL);
+	if (IS_ERR(clk))
+		return dev_err_probe(&pdev->dev, PTR_ERR(clk), "base clock\n");
+	p->base_hz = clk_get_rate(clk);
+	if (!p->base_hz)
+		return dev_err_probe(&pdev->dev, -EINVAL,
+				     "no clock-frequency and no clocks\n");
+	return 0;
+}
+
+/* SDHCI quirks from the match data, the vendor version and the node. */
+static void esdhc_of_quirks(struct sdhci_host *host,
+			    const struct esdhc_of_data *data)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	struct device_node *np = mmc_dev(host->mmc)->of_node;
+
+	host->quirks = ESDHC_OF_QUIRKS | data->quirks;
+	host->quirks2 = data->quirks2;
+	if (!(data->flags & ESDHC_OF_CD_WORKS))
+		host->quirks |= SDHCI_QUIRK_BROKEN_CARD_DETECTION;
+
+	if (esdhc_of_is_v23(p)) {
+		/* 2.3 signals transfer complete after busy, and runs ADMA2. */
+		host->quirks &= ~SDHCI_QUIRK_NO_BUSY_IRQ;
+		p->io.flags |= ESDHC_IO_ADMA2;
+	} else {
+		/*
+		 * CMD23 is known not to work on 2.2 parts (the stock driver
+		 * turns it off too): multi-block transfers end with CMD12.
+		 */
+		host->quirks2 |= SDHCI_QUIRK2_HOST_NO_CMD23;
+	}
+
+	if (of_property_read_bool(np, "sdhci,auto-cmd12"))
+		host->quirks |= SDHCI_QUIRK_MULTIBLOCK_READ_ACMD12;
+	if (of_property_read_bool(np, "sdhci,1-bit-only"))
+		host->quirks |= SDHCI_QUIRK_FORCE_1_BIT_DATA;
+	if (of_property_read_bool(np, "sdhci,wp-inverted") ||
+	    of_property_read_bool(np, "wp-inverted"))
+		host->quirks |= SDHCI_QUIRK_INVERTED_WRITE_PROTECT;
+	if (of_property_read_bool(np, "broken-cd"))
+		host->quirks |= SDHCI_QUIRK_BROKEN_CARD_DETECTION;
+}
+
+/*
+ * The base clock comes from "clock-frequency", i.e. the platform clock.
+ * The select bit survives a full reset and a boot loader may have left
+ * the peripheral clock selected.  Change it with the card clock off.
+ */
+static void esdhc_of_select_platform_clock(struct esdhc_of_host *p)
+{
+	u32 gate = esdhc_clk_gate_bits(esdhc_of_is_v23(p));
+	u32 sysctl = esdhc_of_rd(p, ESDHC_SYSCTL);
+	u32 dcr = esdhc_of_rd(p, ESDHC_DMA_SYSCTL);
+
+	if (!(dcr & ESDHC_DMA_PERIPHERAL_CLK_SEL))
+		return;
+	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl & ~gate);
+	esdhc_of_wr(p, ESDHC_DMA_SYSCTL, dcr & ~ESDHC_DMA_PERIPHERAL_CLK_SEL);
+	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
+}
+
+static int esdhc_of_probe(struct platform_device *pdev)
+{
+	const struct esdhc_of_data *data = of_device_get_match_data(&pdev->dev);
+	struct device_node *np = pdev->dev.of_node;
+	struct esdhc_of_host *p;
+	struct sdhci_host *host;
+	int ret;
+
+	host = sdhci_alloc_host(&pdev->dev, sizeof(*p));
+	if (IS_ERR(host))
+		return PTR_ERR(host);
+	p = esdhc_of_priv(host);
+
+	p->base = devm_platform_ioremap_resource(pdev, 0);
+	if (IS_ERR(p->base)) {
+		ret = PTR_ERR(p->base);
+		goto err_free;
+	}
+	ret = platform_get_irq(pdev, 0);
+	if (ret < 0)
+		goto err_free;
+	host->irq = ret;
+
+	p->io.ctx = p;
+	if (of_property_read_bool(np, "little-endian")) {
+		p->io.read32 = esdhc_of_read32_le;
+		p->io.write32 = esdhc_of_write32_le;
+	} else {
+		p->io.read32 = esdhc_of_read32_be;
+		p->io.write32 = esdhc_of_write32_be;
+	}
+	p->io.flags = data->io_flags;
+	p->vendor_ver = esdhc_io_readw(&p->io, SDHCI_HOST_VERSION) >>
+			SDHCI_VENDOR_VER_SHIFT;
+
+	host->hw_name = "eSDHC";
+	host->ops = &esdhc_of_ops;
+	/* Only reached through the accessors above, never directly. */
+	host->ioaddr = p->base;
+	esdhc_of_quirks(host, data);
+
+	ret = esdhc_of_base_clock(pdev, p);
+	if (ret)
+		goto err_free;
+	esdhc_of_select_platform_clock(p);
+
+	/* bus-width, cd-gpios, non-removable, max-frequency, ... */
+	ret = mmc_of_parse(host->mmc);
+	if (ret)
+		goto err_free;
+	ret = mmc_of_parse_voltage(host->mmc, &host->ocr_mask);
+	if (ret < 0)
+		goto err_free;
+
+	platform_set_drvdata(pdev, host);
+	ret = sdhci_coalesce_add_host(host);
+	if (ret)
+		goto err_free;
+
+	dev_info(&pdev->dev, "eSDHC vendor version %u.%u, base clock %u Hz\n",
+		 p->vendor_ver >> 4, p->vendor_ver & 0xf, p->base_hz);
+	return 0;
+
+err_free:
+	/* devm_* undo the mapping and the clock. */
+	sdhci_free_host(host);
+	return ret;
+}
+
+static int esdhc_of_remove(struct platform_device *pdev)
+{
+	struct sdhci_host *host = platform_get_drvdata(pdev);
+	/* A vanished controller reads all ones: do not wait on it. */
+	bool dead = sdhci_readl(host, SDHCI_INT_STATUS) == ~0U;
+
+	sdhci_remove_host(host, dead);
+	sdhci_free_host(host);
+	return 0;
+}
+
+#ifdef CONFIG_PM_SLEEP
+static int esdhc_of_suspend(struct device *dev)
+{
+	return sdhci_suspend_host(dev_get_drvdata(dev));
+}
+
+static int esdhc_of_resume(struct device *dev)
+{
+	/*
+	 * A full reset on resume brings the snoop bit back through
+	 * enable_dma; the clock select bit is not reset, but the boot
+	 * loader may have run in between.
+	 */
+	struct sdhci_host *host = dev_get_drvdata(dev);
+
+	esdhc_of_select_platform_clock(esdhc_of_priv(host));
+	return sdhci_resume_host(host);
+}
+#endif
+
+static SIMPLE_DEV_PM_OPS(esdhc_of_pm, esdhc_of_suspend, esdhc_of_resume);
+
+static const struct esdhc_of_data esdhc_of_generic = {
+};
+
+/* Like the generic eSDHC, but the card detect line can be trusted. */
+static const struct esdhc_of_data esdhc_of_cd = {
+	.flags = ESDHC_OF_CD_WORKS,
+};
+
+/* Data timeout counter value 0xf does not work. */
+static const struct esdhc_of_data esdhc_of_timeout = {
+	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL,
+};
+
+/*
+ * P2020: broken timeout value as above, a controller that has to be reset
+ * after each request to come back cleanly, a host control byte whose
+ * only usable field is the data width, and an unreliable data line active
+ * bit.
+ */
+static const struct esdhc_of_data esdhc_of_p2020 = {
+	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL |
+		  SDHCI_QUIRK_RESET_AFTER_REQUEST,
+	.io_flags = ESDHC_IO_HOSTCTL_WIDTH_ONLY | ESDHC_IO_IGNORE_DATA_INHIBIT,
+};
+
+/* P2020 rev 1.0: DMA is unusable, PIO only. */
+static const struct esdhc_of_data esdhc_of_p2020_rev1 = {
+	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL |
+		  SDHCI_QUIRK_RESET_AFTER_REQUEST | SDHCI_QUIRK_BROKEN_DMA |
+		  SDHCI_QUIRK_BROKEN_ADMA,
+	.io_flags = ESDHC_IO_HOSTCTL_WIDTH_ONLY | ESDHC_IO_IGNORE_DATA_INHIBIT,
+};
+
+static const struct of_device_id esdhc_of_match[] = {
+	{ .compatible = "fsl,p2020-rev1-esdhc", .data = &esdhc_of_p2020_rev1 },
+	{ .compatible = "fsl,p2020-esdhc", .data = &esdhc_of_p2020 },
+	{ .compatible = "fsl,mpc8536-esdhc", .data = &esdhc_of_timeout },
+	{ .compatible = "fsl,p1010-esdhc", .data = &esdhc_of_timeout },
+	{ .compatible = "fsl,p1020-esdhc", .data = &esdhc_of_cd },
+	{ .compatible = "fsl,p1022-esdhc", .data = &esdhc_of_generic },
+	{ .compatible = "fsl,c293-esdhc", .data = &esdhc_of_generic },
+	{ .compatible = "fsl,p2041-esdhc", .data = &esdhc_of_generic },
+	{ .compatible = "fsl,p3041-esdhc", .data = &esdhc_of_generic },
+	{ .compatible = "fsl,p4080-esdhc", .data = &esdhc_of_cd },
+	{ .compatible = "fsl,p5020-esdhc", .data = &esdhc_of_cd },
+	{ .compatible = "fsl,p5040-esdhc", .data = &esdhc_of_cd },
+	{ .compatible = "fsl,esdhc", .data = &esdhc_of_generic },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, esdhc_of_match);
+
+struct platform_driver sdhci_coalesce_of_driver = {
+	.driver = {
+		.name		= "sdhci-coalesce-esdhc",
+		.of_match_table	= esdhc_of_match,
+		.pm		= &esdhc_of_pm,
+	},
+	.probe	= esdhc_of_probe,
+	.remove	= esdhc_of_remove,
+};

@@ -80,7 +80,11 @@ scenario_driver() {
 	fi
 
 	rca=$(cat /sys/block/mmcblk0/device/rca 2>/dev/null)
-	$B ioctl $DEV "${rca:-0}"
+	if ours; then
+		$B ioctl $DEV "${rca:-0}"
+	else
+		BLKCHECK_STOCK=1 $B ioctl $DEV "${rca:-0}"
+	fi
 	# mmc-utils: 'status get' addresses RCA 1 (the eMMC convention) and
 	# times out on an SD card; the sysfs readers work on any card.
 	if /usr/bin/mmc csd read /sys/block/mmcblk0/device >/tmp/csd 2>&1; then

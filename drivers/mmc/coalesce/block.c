@@ -128,6 +128,8 @@ static void mmcc_set_limits(struct mmcc_disk *d, struct request_queue *q)
 	blk_queue_max_segments(q, host->max_segs);
 	blk_queue_max_segment_size(q, host->max_seg_size);
 	dma_set_max_seg_size(mmc_dev(host), queue_max_segment_size(q));
+	/* As mmc_block: held writes stay far below it (hold_ms <= 10 s). */
+	blk_queue_rq_timeout(q, 60 * HZ);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
 

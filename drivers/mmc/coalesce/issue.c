@@ -36,6 +36,8 @@
 #define MMCC_RETRIES		2	/* extra tries of a failed transfer */
 #define MMCC_BUSY_TIMEOUT_MS	10000	/* card stuck in programming */
 #define MMCC_DRAIN_WARN_MS	30000
+/* Requests served from the FIFO in a row before a queued write goes. */
+#define MMCC_OTHERS_STREAK	4
 
 /* R1 bits that mean the transfer went wrong. */
 #define MMCC_R1_ERRORS	(R1_OUT_OF_RANGE | R1_ADDRESS_ERROR |		\
@@ -253,16 +255,17 @@ static void mmcc_end(struct mmcc_disk *d, struct request *rq,
 	blk_mq_end_request(rq, status);
 }
 
-static void mmcc_count_write(struct mmcc_disk *d, const struct rwin_extent *e)
+static void mmcc_count_write(struct mmcc_disk *d, sector_t start, u32 sectors,
+			     u32 nr_reqs)
 {
-	u64 au = div_u64(e->start, d->win.p.au_sectors);
+	u64 au = div_u64(start, d->win.p.au_sectors);
 
 	d->out.write_cmds++;
-	d->out.write_sectors += e->sectors;
+	d->out.write_sectors += sectors;
 	if (au != d->out.last_au)
 		d->out.au_switches++;
 	d->out.last_au = au;
-	if (e->nr_writes > 1)
+	if (nr_reqs > 1)
 		d->out.multi_req_cmds++;
 }
 
@@ -299,7 +302,7 @@ static void mmcc_issue_cmd(struct mmcc_disk *d, struct rwin_cmd *cmd,
 			err = mmcc_transfer(d, true, e->start, e->sectors,
 					    d->sg, n);
 		}
-		mmcc_count_write(d, e);
+		mmcc_count_write(d, e->start, e->sectors, e->nr_writes);
 
 		for (j = 0; j < e->nr_writes; j++, wr = next) {
 			struct request *rq = wr->cookie;
@@ -413,8 +416,7 @@ static void mmcc_issue_rq(struct mmcc_disk *d, struct request *rq, bool dead)
 		mmcc_read(d, rq);
 		break;
 	case REQ_OP_WRITE:
-		d->out.write_cmds++;
-		d->out.write_sectors += blk_rq_sectors(rq);
+		mmcc_count_write(d, blk_rq_pos(rq), blk_rq_sectors(rq), 1);
 		mmcc_end(d, rq, mmcc_rw_one(d, rq, true, 1 + MMCC_RETRIES));
 		break;
 	case REQ_OP_DISCARD:
@@ -443,6 +445,10 @@ static enum mmcc_work mmcc_next_work(struct mmcc_disk *d,
 
 	rwin_expire(&d->win, now);
 	mq = list_first_entry_or_null(&d->others, struct mmcc_req, node);
+	/* A stream of reads must not starve the writes the window let go. */
+	if (mq && d->others_streak >= MMCC_OTHERS_STREAK &&
+	    rwin_has_queued(&d->win))
+		mq = NULL;
 	if (mq) {
 		rq = blk_mq_rq_from_pdu(mq);
 		switch (req_op(rq)) {
@@ -467,11 +473,13 @@ static enum mmcc_work mmcc_next_work(struct mmcc_disk *d,
 		list_del_init(&mq->node);
 		*rqp = rq;
 		d->busy = 1;
+		d->others_streak++;
 		return MMCC_W_RQ;
 	}
 pop:
 	if (rwin_pop(&d->win, cmd, now)) {
 		d->busy = 1;
+		d->others_streak = 0;
 		return MMCC_W_CMD;
 	}
 	return MMCC_W_NONE;

@@ -83,6 +83,7 @@ struct mmcc_disk {
 	bool params_dirty;		/* tun changed: apply when drained */
 	bool dead;			/* card gone: fail what comes */
 	u32 busy;			/* the issuer is running a command */
+	u32 others_streak;		/* FIFO requests served in a row */
 	struct mmcc_out_stats out;
 
 	/* issuer only */

@@ -25,6 +25,18 @@ window_stats() {
 	while read -r name value; do say "STAT $name $value"; done <$f
 }
 
+# end_workload KIB: sync, mark the end, report the guest-side speed from t0
+end_workload() {
+	sync
+	t1=$(uptime_cs)
+	marker 2
+	window_stats
+	cs=$((t1 - t0))
+	[ $cs -gt 0 ] || cs=1
+	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
+	kv guest_kbps=$(($1 * 100 / cs))
+}
+
 fsck_clean() { # $1: test name
 	if $E2FSCK -fn "$DEV" >/tmp/fsck.log 2>&1; then
 		pass "$1"
@@ -52,14 +64,7 @@ dd_workload() { # $1: fs type
 	t0=$(uptime_cs)
 	/bin/dd.coreutils if=/dev/zero of=/mnt/ff bs=16K count=$((kib / 16)) \
 		status=none || fail dd "dd failed"
-	sync
-	t1=$(uptime_cs)
-	marker 2
-	window_stats
-	cs=$((t1 - t0))
-	[ $cs -gt 0 ] || cs=1
-	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
-	kv guest_kbps=$((kib * 100 / cs))
+	end_workload "$kib"
 	[ "$(stat -c %s /mnt/ff)" = $((kib * 1024)) ] && pass file_size ||
 		fail file_size "file is $(stat -c %s /mnt/ff) bytes"
 	umount /mnt || fail umount "umount failed"
@@ -81,15 +86,7 @@ scenario_fio() {
 		fail fio "fio failed"
 		tail -n 20 /tmp/fio.log
 	fi
-	sync
-	t1=$(uptime_cs)
-	marker 2
-	window_stats
-	cs=$((t1 - t0))
-	[ $cs -gt 0 ] || cs=1
-	kib=$(du -sk /mnt | cut -f1)
-	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
-	kv guest_kbps=$((kib * 100 / cs))
+	end_workload "$(du -sk /mnt | cut -f1)"
 	umount /mnt || fail umount "umount failed"
 	fsck_clean fsck
 }

@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit qemu-test e500-test bench demo check clean
+.PHONY: all help deps kernel guest modules unit qemu-test e500-test debug-test bench demo check clean
 
 all: modules
 
@@ -30,6 +30,7 @@ help:
 	@echo "make unit       host-only tests (seconds)"
 	@echo "make qemu-test  the QEMU scenarios (minutes)"
 	@echo "make e500-test  e500 kernel with our drivers built in, booted on ppce500"
+	@echo "make debug-test our stack on a KASAN/lockdep/kmemleak guest kernel (long)"
 	@echo "make bench      card-level benchmark table, every elevator (about 10 minutes)"
 	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
 	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
@@ -64,6 +65,9 @@ qemu-test: guest $(CARDTRACE)
 
 e500-test: deps
 	@tests/check.sh e500
+
+debug-test: deps $(CARDTRACE)
+	@tests/check.sh debug
 
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)

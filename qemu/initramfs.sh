@@ -9,9 +9,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-kout=$top/build/kernel-x86_64
-root=$top/build/initramfs-x86_64.root
-out=$top/build/initramfs-x86_64.cpio.gz
+# FLAVOR=debug: the debug guest kernel and modules built against it.
+suffix=${FLAVOR:+-$FLAVOR}
+kout=$top/build/kernel-x86_64$suffix
+root=$top/build/initramfs-x86_64$suffix.root
+out=$top/build/initramfs-x86_64$suffix.cpio.gz
 fio_out=$top/build/initramfs-x86_64-fio.cpio.gz
 
 "$here/deps.sh" guest
@@ -58,7 +60,7 @@ cp "$here"/guest/scenarios/* "$root/scenarios/"
 make -s -C "$top/build/linux-6.1" O="$kout" ARCH=x86_64 \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 # Project modules and KUnit suites, when they have been built.
-for ko in "$top"/build/modules-x86_64/*.ko; do
+for ko in "$top"/build/modules-x86_64$suffix/*.ko; do
 	[ -e "$ko" ] && cp "$ko" "$root/lib/modules/mmc-coalesce/"
 done
 pack "$root" "$out"
@@ -70,4 +72,4 @@ if [ ! -f "$fio_out" ] || [ /usr/bin/fio -nt "$fio_out" ]; then
 	pack "$fio_root" "$fio_out"
 	rm -rf "$fio_root"
 fi
-echo "initramfs: build/initramfs-x86_64.cpio.gz ($(du -h "$out" | cut -f1))"
+echo "initramfs: ${out#$top/} ($(du -h "$out" | cut -f1))"

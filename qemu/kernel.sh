@@ -2,7 +2,7 @@
 # Extract Debian's linux-source-6.1 once and build the guest kernel for ARCH
 # (x86_64 or ppc) from allnoconfig/tinyconfig plus the fragment in qemu/.
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
-# Usage: qemu/kernel.sh [x86_64|ppc]
+# Usage: qemu/kernel.sh [x86_64|x86_64-debug|ppc]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -20,12 +20,15 @@ if [ ! -f "$src/Makefile" ]; then
 	mv "$src.tmp" "$src"
 fi
 
+frags=("$here/$arch.config")
 case $arch in
-x86_64)
+x86_64 | x86_64-debug)
 	kmake=(make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc")
 	base=tinyconfig
 	image=arch/x86/boot/bzImage
 	target=
+	# the debug guest is the normal one plus the checkers
+	[ $arch = x86_64 ] || frags=("$here/x86_64.config" "$here/$arch.config")
 	;;
 ppc)
 	"$here/deps.sh" ppc
@@ -45,7 +48,7 @@ ppc)
 	target=vmlinux
 	;;
 *)
-	echo "kernel.sh: unknown arch '$arch' (x86_64 or ppc)" >&2
+	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug or ppc)" >&2
 	exit 2
 	;;
 esac
@@ -57,22 +60,21 @@ export CCACHE_BASEDIR=$top/build
 # Reproducible build stamps keep ccache hits across clean clones.
 export KBUILD_BUILD_TIMESTAMP='2024-01-01' KBUILD_BUILD_USER=mmc KBUILD_BUILD_HOST=coalesce
 
-frag=$here/$arch.config
 mkdir -p "$out"
 # Reconfigure only when the fragment changed: a new .config forces a rebuild.
 stamp=$out/.fragment.sha
-want=$(cat "$frag" "$0" | sha256sum | cut -d' ' -f1)
+want=$(cat "${frags[@]}" "$0" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-	echo "kernel: configuring $arch ($base + qemu/$arch.config)"
+	echo "kernel: configuring $arch ($base + ${frags[*]##*/})"
 	"${kmake[@]}" -s $base >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 	"${kmake[@]}" -s olddefconfig >/dev/null
 	# Every fragment line must survive olddefconfig, or a dependency is missing.
 	bad=0
 	while IFS= read -r line; do
 		case $line in CONFIG_*=*) ;; *) continue ;; esac
 		grep -qx "$line" "$out/.config" || { echo "kernel: $arch: '$line' did not stick" >&2; bad=1; }
-	done <"$frag"
+	done < <(cat "${frags[@]}")
 	[ $bad = 0 ] || exit 1
 	echo "$want" >"$stamp"
 fi

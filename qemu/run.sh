@@ -6,6 +6,7 @@
 #                    [--elevator NAME] [--args a=1,b=2] [--mem MiB]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
+#                    [--flavor debug]          (the debug guest kernel)
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
 # sdhci trace events) and result.txt (the guest's "MMCC" lines).  Exit 0
@@ -15,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
-scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt=
+scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt= flavor=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=$2; shift ;;
 	--no-trace) trace=0 ;;
 	--kopt) kopt=$2; shift ;;
+	--flavor) flavor=$2; shift ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -41,8 +43,8 @@ case $card_gib in
 *) echo "run.sh: --card-gib must be a power of two from 1 to 32 (QEMU refuses other sizes)" >&2; exit 2 ;;
 esac
 
-kernel=$top/build/kernel-x86_64/arch/x86/boot/bzImage
-initrd=$top/build/initramfs-x86_64.cpio.gz
+kernel=$top/build/kernel-x86_64${flavor:+-$flavor}/arch/x86/boot/bzImage
+initrd=$top/build/initramfs-x86_64${flavor:+-$flavor}.cpio.gz
 for f in "$kernel" "$initrd"; do
 	[ -f "$f" ] || { echo "run.sh: missing $f (run 'make guest' first)" >&2; exit 2; }
 done

@@ -47,6 +47,9 @@ for what in "${@:-unit}"; do
 	e500)
 		suite e500 tests/e500-tests.sh
 		;;
+	debug)
+		suite debug tests/debug-tests.sh
+		;;
 	*)
 		echo "check.sh: unknown suite group '$what'" >&2
 		total_fail=$((total_fail + 1))

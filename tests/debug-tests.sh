@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The QEMU checks of our stack on the debug guest kernel (KASAN, lockdep,
+# atomic-sleep, debug objects, kmemleak: qemu/x86_64-debug.config). Each
+# scenario counts as in qemu-tests.sh, and any checker report on the
+# console fails it. Building the debug kernel takes 10-15 minutes cold;
+# the runs a few minutes (KASAN slows the guest down).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=$top/build/runs
+src=$top/build/debug-src
+mods=$top/build/modules-x86_64-debug
+pass=0 fail=0
+ok() { echo "PASS: $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $1: $2"; fail=$((fail + 1)); }
+finish() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit $?; }
+
+"$top/qemu/kernel.sh" x86_64-debug || { ko debug/kernel_build "see build/kernel-x86_64-debug/build.log"; finish; }
+# Modules for this kernel, from a copy of the sources (the normal build's
+# objects live in the project tree).
+rm -rf "$src" "$mods"
+mkdir -p "$src" "$mods"
+tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+	--exclude='.*.cmd' Makefile Kconfig drivers include | tar -C "$src" -xf -
+if ! make -s -C "$top/build/kernel-x86_64-debug" M="$src" modules >"$runs/debug-modules.log" 2>&1; then
+	ko debug/modules_build "see build/runs/debug-modules.log"
+	finish
+fi
+find "$src" -name '*.ko' -exec cp {} "$mods/" \;
+FLAVOR=debug "$top/qemu/initramfs.sh" >/dev/null || { ko debug/initramfs "failed"; finish; }
+
+# Lines that mean a checker fired.
+reports='BUG:|WARNING:|KASAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|ODEBUG|unreferenced object|list_add corruption|list_del corruption|Oops|Call Trace'
+
+n=0
+for spec in "smoke ours" "smoke4 ours" "driver ours" "seed ours" "kunit ours"; do
+	set -- $spec
+	n=$((n + 1))
+	out=$runs/debug-$n-$1
+	echo "-- $1 on the debug kernel (slow: KASAN under TCG)"
+	"$top/qemu/run.sh" --flavor debug --scenario "$1" --stack "$2" \
+		--out "$out" --timeout 1800 --no-trace
+	rc=$?
+	while read -r word verdict test why; do
+		[ "$word" = RESULT ] || continue
+		if [ "$verdict" = pass ]; then ok "debug/$1/$test"; else ko "debug/$1/$test" "$why"; fi
+	done <"$out/result.txt"
+	[ $rc = 0 ] && ok "debug/$1/finished" || ko "debug/$1/finished" "exit $rc, see $out/console.log"
+	if grep -Eq "$reports" "$out/console.log"; then
+		ko "debug/$1/no_checker_reports" "$(grep -Em1 "$reports" "$out/console.log")"
+	else
+		ok "debug/$1/no_checker_reports"
+	fi
+done
+finish

@@ -45,6 +45,10 @@ for spec in "smoke ours" "smoke4 ours" "driver ours" "seed ours" "kunit ours"; d
 		if [ "$verdict" = pass ]; then ok "debug/$1/$test"; else ko "debug/$1/$test" "$why"; fi
 	done <"$out/result.txt"
 	[ $rc = 0 ] && ok "debug/$1/finished" || ko "debug/$1/finished" "exit $rc, see $out/console.log"
+	for c in lockdep kasan kmemleak; do
+		grep -q "^KV checker_$c=on" "$out/result.txt" ||
+			ko "debug/$1/checker_$c" "the guest did not report $c as active"
+	done
 	if grep -Eq "$reports" "$out/console.log"; then
 		ko "debug/$1/no_checker_reports" "$(grep -Em1 "$reports" "$out/console.log")"
 	else

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Guest-side write speed of the seed workload, stock against ours, in
+# alternating runs (stock, ours, stock, ours, ...) so that drift of this
+# shared machine hits both alike; prints every run and the medians.
+# Under TCG the figure is a property of the emulator as much as of the
+# driver: compare the medians, never single runs.
+#
+# Usage: tests/guest-speed.sh [PAIRS] [ELEVATOR]   (default 3, mq-deadline)
+# About two minutes per pair.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+pairs=${1:-3}
+elv=${2:-mq-deadline}
+ours=ours
+[ -e "$top/build/modules-x86_64/sdhci-coalesce.ko" ] || ours=ourblock
+out=$top/build/speed
+mkdir -p "$out"
+
+declare -A runs=([stock]="" [$ours]="")
+for i in $(seq 1 "$pairs"); do
+	for stack in stock $ours; do
+		dir=$out/$stack-$i
+		"$top/qemu/run.sh" --scenario seed --stack "$stack" --elevator "$elv" \
+			--out "$dir" --no-trace >/dev/null 2>&1 || {
+			echo "guest-speed: run $stack $i failed; see $dir/console.log" >&2
+			exit 1
+		}
+		kbps=$(sed -n 's/^KV guest_kbps=//p' "$dir/result.txt")
+		mbps=$(awk -v k="$kbps" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')
+		echo "run $i $stack: $mbps MB/s"
+		runs[$stack]+="$mbps "
+	done
+done
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ms=$(echo "${runs[stock]}" | median)
+mo=$(echo "${runs[$ours]}" | median)
+echo "median: stock $ms MB/s, $ours $mo MB/s, ratio $(awk -v a="$mo" -v b="$ms" 'BEGIN { printf "%.2f", a / b }')"

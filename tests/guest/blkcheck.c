@@ -33,6 +33,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+/* The kernel's names, so the code reads like the driver it tests. */
+typedef unsigned long long u64;
+typedef unsigned int u32;
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define SECTOR		512
 #define ALIGN		4096
 /*
@@ -68,7 +73,7 @@ static void *xalloc(size_t len)
 }
 
 /* Deterministic content: depends on the sector and a seed. */
-static void fill(unsigned char *buf, size_t len, uint64_t sector,
+static void fill(unsigned char *buf, size_t len, u64 sector,
 		 unsigned int seed)
 {
 	size_t i;
@@ -105,8 +110,8 @@ static int check_patterns(const char *dev)
 		return -1;
 	}
 	/* Write all first, then read all: reads come after many writes. */
-	for (i = 0; i < sizeof(t) / sizeof(t[0]) && ok; i++) {
-		uint64_t s = BASE_SECTOR + t[i].sector;
+	for (i = 0; i < ARRAY_SIZE(t) && ok; i++) {
+		u64 s = BASE_SECTOR + t[i].sector;
 		size_t len = (size_t)t[i].sectors * SECTOR;
 
 		fill(w, len, s, i);
@@ -120,8 +125,8 @@ static int check_patterns(const char *dev)
 		snprintf(why, sizeof(why), "fsync: %s", strerror(errno));
 		ok = 0;
 	}
-	for (i = 0; i < sizeof(t) / sizeof(t[0]) && ok; i++) {
-		uint64_t s = BASE_SECTOR + t[i].sector;
+	for (i = 0; i < ARRAY_SIZE(t) && ok; i++) {
+		u64 s = BASE_SECTOR + t[i].sector;
 		size_t len = (size_t)t[i].sectors * SECTOR;
 
 		fill(w, len, s, i);
@@ -181,7 +186,7 @@ static int make_partition(const char *dev)
 {
 	unsigned char mbr[SECTOR] = { 0 };
 	unsigned long long sectors;
-	uint32_t start = PART_START, len;
+	u32 start = PART_START, len;
 	int fd = open(dev, O_RDWR | O_SYNC), ok;
 
 	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &sectors)) {
@@ -189,13 +194,13 @@ static int make_partition(const char *dev)
 		return -1;
 	}
 	sectors /= SECTOR;
-	len = (uint32_t)(sectors - start);
+	len = (u32)(sectors - start);
 	mbr[446 + 4] = 0x83;			/* Linux */
 	memcpy(&mbr[446 + 8], &start, 4);	/* little-endian on disk */
 	memcpy(&mbr[446 + 12], &len, 4);
 	if (*(const unsigned char *)&(uint16_t){ 1 } == 0) {
 		/* big-endian CPU: store the two fields byte-swapped */
-		uint32_t v[2] = { __builtin_bswap32(start),
+		u32 v[2] = { __builtin_bswap32(start),
 				  __builtin_bswap32(len) };
 
 		memcpy(&mbr[446 + 8], v, 8);
@@ -331,7 +336,7 @@ static int check_ioctl(const char *dev, unsigned int rca)
 	 */
 	c.blksz = 0;
 	c.blocks = 4;
-	c.data_ptr = (uint64_t)(uintptr_t)buf;
+	c.data_ptr = (u64)(uintptr_t)buf;
 	if (!getenv("BLKCHECK_STOCK")) {
 		err = ioc(fd, MMC_IOC_CMD, &c);
 		snprintf(why, sizeof(why), "got %d", err);
@@ -363,6 +368,14 @@ static int check_ioctl(const char *dev, unsigned int rca)
 	return 0;
 }
 
+static int print_usage(void)
+{
+	fputs("usage: blkcheck patterns|mkpart DEV\n"
+	      "       blkcheck readafter|overlap|flush DEV PART\n"
+	      "       blkcheck ioctl DEV RCA\n", stderr);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 2 ? argv[1] : "";
@@ -382,9 +395,7 @@ int main(int argc, char **argv)
 		check_flush(argv[2], argv[3]);
 	else if (!strcmp(cmd, "ioctl") && argc > 3)
 		check_ioctl(argv[2], (unsigned int)strtoul(argv[3], NULL, 0));
-	else {
-		fprintf(stderr, "usage: blkcheck patterns|mkpart DEV, readafter|overlap|flush DEV PART, ioctl DEV RCA\n");
-		return 2;
-	}
+	else
+		return print_usage();
 	return failures ? 1 : 0;
 }

@@ -79,7 +79,7 @@ static unsigned char pattern_byte(unsigned int file, size_t off)
 
 /* Files of several sizes; verified after a remount. */
 static const size_t file_kib[] = { 4, 60, 1024, 16384 };
-#define NFILES (sizeof(file_kib) / sizeof(file_kib[0]))
+#define NFILES (sizeof(file_kib) / sizeof((file_kib)[0]))
 
 static int fs_write(void)
 {
@@ -161,7 +161,7 @@ static long stat_value(const char *name)
 	return found;
 }
 
-static void run(const char *const argv[])
+static void run_blkcheck(const char *const argv[])
 {
 	pid_t pid = fork();
 	int st;
@@ -240,8 +240,8 @@ raw:
 		const char *const pat[] = { "/bin/blkcheck", "patterns", DEV, NULL };
 		const char *const ioc[] = { "/bin/blkcheck", "ioctl", DEV, rca, NULL };
 
-		run(pat);
-		run(ioc);
+		run_blkcheck(pat);
+		run_blkcheck(ioc);
 	}
 out:
 	sync();

@@ -184,7 +184,6 @@ static int mmcc_probe(struct mmc_card *card)
 	}
 	d->index = ret;
 	d->card = card;
-	d->parent = &card->dev;
 	spin_lock_init(&d->lock);
 	INIT_LIST_HEAD(&d->others);
 	INIT_LIST_HEAD(&d->node);

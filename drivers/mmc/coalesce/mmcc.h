@@ -70,7 +70,6 @@ struct mmcc_disk {
 	struct mmc_card *card;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
-	struct device *parent;		/* the card's device */
 	int index;			/* N of mmcblkN */
 
 	/* Everything below up to "issuer only" is protected by lock. */
@@ -80,7 +79,6 @@ struct mmcc_disk {
 					/* and writes while disabled: FIFO */
 	u32 tun[MMCC_T_NR];		/* effective tunables */
 	unsigned long overridden;	/* per-disk sysfs overrides, by bit */
-	bool params_dirty;		/* tun changed: apply when drained */
 	bool dead;			/* card gone: fail what comes */
 	u32 busy;			/* the issuer is running a command */
 	u32 others_streak;		/* FIFO requests served in a row */

@@ -11,6 +11,15 @@ DISKP=/sys/block/mmcblk0/mmc_coalesce
 stat_get() { awk -v k="$1" '$1 == k { print $2 }' $STATS; }
 ours() { [ -r $STATS ]; }
 
+# expect_grew TEST STAT BEFORE: the statistic grew past BEFORE
+expect_grew() {
+	if [ "$(stat_get "$2")" -gt "${3:-0}" ]; then
+		pass "$1"
+	else
+		fail "$1" "$2 did not grow"
+	fi
+}
+
 # expect_refused FILE VALUE: the write fails and the old value stays
 expect_refused() {
 	old=$(cat "$1")
@@ -62,18 +71,12 @@ scenario_driver() {
 
 	r0=$(ours && stat_get released_read)
 	$B readafter $DEV ${DEV}p1
-	if ours; then
-		[ "$(stat_get released_read)" -gt "${r0:-0}" ] &&
-			pass window_read_released_held_write ||
-			fail window_read_released_held_write "released_read did not grow"
-	fi
+	ours && expect_grew window_read_released_held_write released_read "$r0"
 	$B overlap $DEV ${DEV}p1
 	f0=$(ours && stat_get released_flush)
 	$B flush $DEV ${DEV}p1
 	if ours; then
-		[ "$(stat_get released_flush)" -gt "${f0:-0}" ] &&
-			pass window_flush_released_held_write ||
-			fail window_flush_released_held_write "released_flush did not grow"
+		expect_grew window_flush_released_held_write released_flush "$f0"
 		echo default >$DISKP/hold_ms
 		echo default >$DISKP/idle_ms
 		params_checks

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs_build="linux-source-6.1 ccache sparse bc bison flex libelf-dev libssl-dev cpio xz-utils gcc make perl"
-pkgs_qemu="qemu-system-x86"
+pkgs_qemu="qemu-system-x86 python3"
 pkgs_guest="busybox-static fio mmc-utils e2fsprogs"
 pkgs_plot="gnuplot-nox"
 pkgs_ppc="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross"

@@ -2,16 +2,16 @@
 # The QEMU checks of our stack on the debug guest kernel (KASAN, lockdep,
 # atomic-sleep, debug objects, kmemleak: qemu/x86_64-debug.config). Each
 # scenario counts as in qemu-tests.sh, and any checker report on the
-# console fails it. Building the debug kernel takes 10-15 minutes cold;
-# the runs a few minutes (KASAN slows the guest down).
+# console fails it. The driver, faults and load scenarios bring the bad
+# ioctl table, fault injection and the fio load under the checkers.
+# Building the debug kernel takes 10-15 minutes cold; the runs about 15
+# minutes (KASAN slows the guest down).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 src=$top/build/debug-src
 mods=$top/build/modules-x86_64-debug
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1: $2"; fail=$((fail + 1)); }
+. "$top/tests/results.sh"
 finish() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit $?; }
 
 "$top/qemu/kernel.sh" x86_64-debug || { ko debug/kernel_build "see build/kernel-x86_64-debug/build.log"; finish; }
@@ -32,7 +32,8 @@ FLAVOR=debug "$top/qemu/initramfs.sh" >/dev/null || { ko debug/initramfs "failed
 reports='BUG:|WARNING:|KASAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|ODEBUG|unreferenced object|list_add corruption|list_del corruption|Oops|Call Trace'
 
 n=0
-for spec in "smoke ours" "smoke4 ours" "driver ours" "seed ours" "kunit ours"; do
+for spec in "smoke ours" "smoke4 ours" "driver ours" "seed ours" "kunit ours" \
+	"faults ours" "load ours"; do
 	set -- $spec
 	n=$((n + 1))
 	out=$runs/debug-$n-$1
@@ -40,10 +41,7 @@ for spec in "smoke ours" "smoke4 ours" "driver ours" "seed ours" "kunit ours"; d
 	"$top/qemu/run.sh" --flavor debug --scenario "$1" --stack "$2" \
 		--out "$out" --timeout 1800 --no-trace
 	rc=$?
-	while read -r word verdict test why; do
-		[ "$word" = RESULT ] || continue
-		if [ "$verdict" = pass ]; then ok "debug/$1/$test"; else ko "debug/$1/$test" "$why"; fi
-	done <"$out/result.txt"
+	guest_results "debug/$1" "$out/result.txt"
 	[ $rc = 0 ] && ok "debug/$1/finished" || ko "debug/$1/finished" "exit $rc, see $out/console.log"
 	for c in lockdep kasan kmemleak; do
 		grep -q "^KV checker_$c=on" "$out/result.txt" ||

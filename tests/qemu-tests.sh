@@ -6,12 +6,10 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 cardtrace=$top/build/host/cardtrace
-pass=0 fail=0
+. "$top/tests/results.sh"
 RUN_NO=0
 rm -rf "$runs"/test-*
 
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1: $2"; fail=$((fail + 1)); }
 
 # scenario NAME STACK TIMEOUT [run.sh args...]: boot once, count results
 scenario() {
@@ -24,14 +22,7 @@ scenario() {
 	"$top/qemu/run.sh" --scenario "$name" --stack "$stack" --out "$out" \
 		--timeout "$limit" "$@"
 	rc=$?
-	while read -r word verdict test why; do
-		[ "$word" = RESULT ] || continue
-		if [ "$verdict" = pass ]; then
-			ok "$name/$stack/$test"
-		else
-			ko "$name/$stack/$test" "$why"
-		fi
-	done <"$out/result.txt"
+	guest_results "$name/$stack" "$out/result.txt"
 	case $rc in
 	0) ok "$name/$stack/finished" ;;
 	3) ko "$name/$stack/finished" "QEMU killed at the ${limit} s limit" ;;
@@ -106,6 +97,14 @@ trace_has_writes "$LAST_OUT" seed/$OURS
 
 # KUnit suites (reorder window; host driver registers and clock).
 scenario kunit $OURS 300 --no-trace
+
+# Reliability (Documentation/reliability.md): fault injection at 1, 5 and
+# 20 percent of data commands under a checksummed load, and fio with
+# verify; stock as the control.
+scenario faults $OURS 600 --no-trace
+scenario faults stock 600 --no-trace
+scenario load $OURS 600 --no-trace
+scenario load stock 600 --no-trace
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

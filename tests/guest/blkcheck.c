@@ -15,10 +15,29 @@
  *                              both complete and the data is there
  *   blkcheck ioctl DEV RCA     MMC_IOC_CMD / MMC_IOC_MULTI_CMD: CMD13 with the
  *                              card's RCA answers, bad arguments are refused
+ *   blkcheck badioctl DEV RCA [PART]
+ *                              a table of bad passthrough inputs, each with
+ *                              the error our driver must return (the stock
+ *                              driver's with BLKCHECK_STOCK=1); then CMD13
+ *                              still answers and nothing was written. PART
+ *                              (default DEVp1) is for the partition rows,
+ *                              which are skipped if it does not exist
+ *   blkcheck stress DEV SECONDS SEED
+ *                              random O_DIRECT and buffered writes, reads
+ *                              and syncs over BLKCHECK_SECTORS sectors
+ *                              (default 64 MiB) from the base, for fault
+ *                              injection: errors are counted, reads are
+ *                              checked against a model of what may be
+ *                              there; the model goes to BLKCHECK_STATE
+ *                              (default /tmp/blkcheck.state).
+ *                              stress_bytes counts bytes written and read
+ *   blkcheck verify DEV        after stress, with faults off and caches
+ *                              dropped: the whole region reads back and
+ *                              every acknowledged write is there
  *
- * Prints "MMCC RESULT pass|fail NAME [why]" lines for the host, and exits
- * non-zero if anything failed. Static, no libraries: it runs on x86_64 and
- * on the big-endian e500 guest alike.
+ * Prints "MMCC RESULT pass|fail NAME [why]" and "MMCC KV key=value" lines
+ * for the host, and exits non-zero if anything failed. Static, no
+ * libraries: it runs on x86_64 and on the big-endian e500 guest alike.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
@@ -26,11 +45,15 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/mmc/ioctl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The kernel's names, so the code reads like the driver it tests. */
@@ -368,11 +391,1067 @@ static int check_ioctl(const char *dev, unsigned int rca)
 	return 0;
 }
 
+/*
+ * badioctl: bad inputs to the passthrough, each with the error the driver
+ * (drivers/mmc/coalesce/ioctl.c) must return. Commands that a correct
+ * driver refuses are never sent; where ioctl.c only finds the fault after
+ * the command ran (a read whose buffer cannot take the data), the command
+ * is a harmless single-block read of the scratch area. Refused writes
+ * target the scratch area too, which is checked to be unchanged at the
+ * end. BLKCHECK_STOCK=1 expects the stock mmc_block's errors instead, and
+ * skips the rows that the stock driver would send to the card.
+ */
+#define R1_AC		((1 << 0) | (1 << 2) | (1 << 4))	/* R1, AC */
+#define R1_ADTC		(R1_AC | (1 << 5))			/* R1, ADTC */
+#define BAD_SCRATCH	(BASE_SECTOR + 48000)	/* 64 KiB, sector address */
+#define BAD_SCRATCH_LEN	(64 * 1024)
+#define STOCK_SKIP	1	/* stock_err: the stock driver sends it */
+
+enum bad_kind {
+	BK_CMD,		/* MMC_IOC_CMD with the row's command */
+	BK_CMD_AT,	/* MMC_IOC_CMD, the struct itself at ptr */
+	BK_CMD_EDGE,	/* MMC_IOC_CMD, struct runs into an unmapped page */
+	BK_CMD_RO,	/* MMC_IOC_CMD, struct in a read-only page */
+	BK_MULTI_AT,	/* MMC_IOC_MULTI_CMD, the struct itself at ptr */
+	BK_MULTI_N,	/* MMC_IOC_MULTI_CMD, num_of_cmds = n, no cmds */
+	BK_MULTI_2ND,	/* MMC_IOC_MULTI_CMD: CMD13, then the row's command */
+	BK_MULTI_EDGE,	/* MMC_IOC_MULTI_CMD, cmds[1] in an unmapped page */
+	BK_NR,		/* ioctl number n, argument a valid CMD13 */
+	BK_PART,	/* valid CMD13 through the partition */
+	BK_PART_MULTI,	/* valid multi CMD13 through the partition */
+	BK_RDONLY,	/* MMC_IOC_CMD on a descriptor opened read-only */
+	BK_SLEEP,	/* MMC_IOC_CMD, postsleep_min/max_us = n */
+};
+
+enum bad_tmpl {
+	BT_STATUS,	/* CMD13 SEND_STATUS, no data */
+	BT_READ,	/* CMD17/CMD18 from the scratch area */
+	BT_WRITE,	/* CMD24/CMD25 to the scratch area */
+};
+
+/* ptr: 0 is NULL, small codes name test buffers, anything else is used. */
+#define P_BUF		1	/* a page, followed by an inaccessible page */
+#define P_TAIL		2	/* 256 bytes before that inaccessible page */
+#define P_RO		3	/* a read-only page */
+#define P_KERNEL	4	/* kernel address: direct map, or 0xc0000000 */
+#define P_HIGH		0xffffffffffff0000ULL
+
+struct bad_ioc {
+	const char *name;
+	unsigned char kind, tmpl;
+	u32 blksz, blocks;
+	u64 ptr;	/* data_ptr, or the ioctl argument for _AT kinds */
+	u64 n;		/* num_of_cmds, or the ioctl number for BK_NR */
+	int err, stock_err;
+};
+
+static const struct bad_ioc bad_table[] = {
+	/* data size: both zero or both set, within the host's limits */
+	{ "zero_blksz", BK_CMD, BT_STATUS, 0, 4, P_BUF, 0, -EINVAL, 0 },
+	{ "zero_blocks", BK_CMD, BT_STATUS, 512, 0, P_BUF, 0, -EINVAL, 0 },
+	/* QEMU's sdhci: max_blk_size 512; no SDHCI host goes past 2048 */
+	{ "blksz_1024", BK_CMD, BT_READ, 1024, 1, P_BUF, 0, -EINVAL,
+	  STOCK_SKIP },
+	{ "blksz_4096", BK_CMD, BT_READ, 4096, 1, P_BUF, 0, -EINVAL,
+	  STOCK_SKIP },
+	{ "blksz_2g", BK_CMD, BT_READ, 0x80000000u, 1, P_BUF, 0, -EINVAL,
+	  -EOVERFLOW },
+	/* blksz * blocks is 4 GiB + 512 and 4 GiB: 512 and 0 in 32 bits */
+	{ "len_wraps_32bit", BK_CMD, BT_READ, 512, 0x800001, P_BUF, 0,
+	  -EINVAL, -EOVERFLOW },
+	{ "len_wraps_to_zero", BK_CMD, BT_READ, 0x10000, 0x10000, P_BUF, 0,
+	  -EINVAL, -EOVERFLOW },
+	/* SDHCI: max_blk_count 65535 */
+	{ "blocks_over_host", BK_CMD, BT_READ, 512, 65536, P_BUF, 0,
+	  -EINVAL, -EOVERFLOW },
+	{ "blocks_u32_max", BK_CMD, BT_READ, 512, 0xffffffffu, P_BUF, 0,
+	  -EINVAL, -EOVERFLOW },
+	/* within the host's limits, past the 512 KiB per command */
+	{ "len_over_512k", BK_CMD, BT_READ, 512, 1025, P_BUF, 0,
+	  -EOVERFLOW, -EOVERFLOW },
+	{ "write_len_over_512k", BK_CMD, BT_WRITE, 512, 1025, P_BUF, 0,
+	  -EOVERFLOW, -EOVERFLOW },
+	/* data_ptr: reads fail when the data is copied out */
+	{ "read_ptr_16", BK_CMD, BT_READ, 512, 1, 16, 0, -EFAULT, -EFAULT },
+	{ "read_ptr_high", BK_CMD, BT_READ, 512, 1, P_HIGH, 0, -EFAULT,
+	  -EFAULT },
+	{ "read_ptr_kernel", BK_CMD, BT_READ, 512, 1, P_KERNEL, 0, -EFAULT,
+	  -EFAULT },
+	{ "read_ptr_straddles", BK_CMD, BT_READ, 512, 1, P_TAIL, 0, -EFAULT,
+	  -EFAULT },
+	{ "read_ptr_readonly", BK_CMD, BT_READ, 512, 1, P_RO, 0, -EFAULT,
+	  -EFAULT },
+	/* data_ptr: writes fail before anything is sent */
+	{ "write_ptr_16", BK_CMD, BT_WRITE, 512, 1, 16, 0, -EFAULT, -EFAULT },
+	{ "write_ptr_high", BK_CMD, BT_WRITE, 512, 1, P_HIGH, 0, -EFAULT,
+	  -EFAULT },
+	{ "write_ptr_kernel", BK_CMD, BT_WRITE, 512, 1, P_KERNEL, 0, -EFAULT,
+	  -EFAULT },
+	{ "write_ptr_straddles", BK_CMD, BT_WRITE, 512, 1, P_TAIL, 0,
+	  -EFAULT, -EFAULT },
+	/* the struct mmc_ioc_cmd pointer itself */
+	{ "cmd_struct_null", BK_CMD_AT, BT_STATUS, 0, 0, 0, 0, -EFAULT,
+	  -EFAULT },
+	{ "cmd_struct_16", BK_CMD_AT, BT_STATUS, 0, 0, 16, 0, -EFAULT,
+	  -EFAULT },
+	{ "cmd_struct_kernel", BK_CMD_AT, BT_STATUS, 0, 0, P_KERNEL, 0,
+	  -EFAULT, -EFAULT },
+	{ "cmd_struct_straddles", BK_CMD_EDGE, BT_STATUS, 0, 0, 0, 0,
+	  -EFAULT, -EFAULT },
+	/* CMD13 runs; its response cannot be stored */
+	{ "cmd_struct_readonly", BK_CMD_RO, BT_STATUS, 0, 0, 0, 0, -EFAULT,
+	  -EFAULT },
+	/* struct mmc_ioc_multi_cmd */
+	{ "multi_struct_16", BK_MULTI_AT, BT_STATUS, 0, 0, 16, 0, -EFAULT,
+	  -EFAULT },
+	{ "multi_struct_kernel", BK_MULTI_AT, BT_STATUS, 0, 0, P_KERNEL, 0,
+	  -EFAULT, -EFAULT },
+	{ "multi_zero_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0, 0, -EINVAL, 0 },
+	{ "multi_256_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0,
+	  MMC_IOC_MAX_CMDS + 1, -EINVAL, -EINVAL },
+	{ "multi_100000_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0, 100000,
+	  -EINVAL, -EINVAL },
+	/* 2^32 + 1: one command, if truncated to 32 bits */
+	{ "multi_count_high_bits", BK_MULTI_N, BT_STATUS, 0, 0, 0,
+	  0x100000001ULL, -EINVAL, -EINVAL },
+	{ "multi_cmds_past_mapping", BK_MULTI_EDGE, BT_STATUS, 0, 0, 0, 0,
+	  -EFAULT, -EFAULT },
+	/* a bad second command: nothing of the batch is sent */
+	{ "multi_second_zero_blksz", BK_MULTI_2ND, BT_STATUS, 0, 1, P_BUF, 0,
+	  -EINVAL, 0 },
+	{ "multi_second_blocks_over_host", BK_MULTI_2ND, BT_READ, 512, 65536,
+	  P_BUF, 0, -EINVAL, -EOVERFLOW },
+	{ "multi_second_len_over_512k", BK_MULTI_2ND, BT_WRITE, 512, 1025,
+	  P_BUF, 0, -EOVERFLOW, -EOVERFLOW },
+	{ "multi_second_write_ptr_16", BK_MULTI_2ND, BT_WRITE, 512, 1, 16, 0,
+	  -EFAULT, -EFAULT },
+	/* ioctl numbers: the block layer passes unknown ones to the driver */
+	{ "unknown_nr", BK_NR, BT_STATUS, 0, 0, 0,
+	  _IOWR(MMC_BLOCK_MAJOR, 2, struct mmc_ioc_cmd), -ENOTTY, -EINVAL },
+	{ "wrong_size_nr", BK_NR, BT_STATUS, 0, 0, 0,
+	  _IOWR(MMC_BLOCK_MAJOR, 0, u64), -ENOTTY, -EINVAL },
+	{ "wrong_dir_nr", BK_NR, BT_STATUS, 0, 0, 0,
+	  _IOR(MMC_BLOCK_MAJOR, 0, struct mmc_ioc_cmd), -ENOTTY, -EINVAL },
+	/* raw commands reach the whole card: never through a partition */
+	{ "partition_cmd", BK_PART, BT_STATUS, 0, 0, 0, 0, -EPERM, -EPERM },
+	{ "partition_multi_cmd", BK_PART_MULTI, BT_STATUS, 0, 0, 0, 0, -EPERM,
+	  -EPERM },
+	/* a write command needs a descriptor open for writing */
+	{ "write_on_readonly_fd", BK_RDONLY, BT_WRITE, 512, 1, P_BUF, 0,
+	  -EBADF, STOCK_SKIP },
+	/* the disk stalls while the issuer sleeps: at most one second */
+	{ "postsleep_over_1s", BK_SLEEP, BT_STATUS, 0, 0, 0, 2000000,
+	  -EINVAL, STOCK_SKIP },
+};
+
+struct bad_ctx {
+	int fd, pfd, rofd;
+	unsigned int rca;
+	size_t page;
+	unsigned char *rw;	/* page, then an inaccessible page */
+	unsigned char *ro;	/* read-only page */
+};
+
+static u64 bad_ptr(const struct bad_ctx *x, u64 p)
+{
+	switch (p) {
+	case P_BUF:
+		return (uintptr_t)x->rw;
+	case P_TAIL:
+		return (uintptr_t)(x->rw + x->page - 256);
+	case P_RO:
+		return (uintptr_t)x->ro;
+	case P_KERNEL:
+		/* x86_64 direct map; ppc32 PAGE_OFFSET */
+		return sizeof(void *) == 8 ? 0xffff888000000000ULL : 0xc0000000;
+	default:
+		return p;
+	}
+}
+
+/* CMD13 SEND_STATUS to our card: R1, state TRAN (4) in bits 12:9. */
+static void status_cmd(struct mmc_ioc_cmd *c, unsigned int rca)
+{
+	memset(c, 0, sizeof(*c));
+	c->opcode = 13;
+	c->arg = rca << 16;
+	c->flags = R1_AC;
+}
+
+static void bad_cmd(const struct bad_ctx *x, const struct bad_ioc *t,
+		    struct mmc_ioc_cmd *c)
+{
+	status_cmd(c, x->rca);
+	c->blksz = t->blksz;
+	c->blocks = t->blocks;
+	c->data_ptr = bad_ptr(x, t->ptr);
+	switch (t->tmpl) {
+	case BT_STATUS:
+		break;
+	case BT_READ:
+	case BT_WRITE:
+		c->write_flag = t->tmpl == BT_WRITE;
+		c->opcode = t->blocks > 1 ? 18 : 17;
+		if (c->write_flag)
+			c->opcode = t->blocks > 1 ? 25 : 24;
+		/* SDHC: sector address (every card here is 4 GiB) */
+		c->arg = (u32)BAD_SCRATCH;
+		c->flags = R1_ADTC;
+		break;
+	}
+}
+
+/* n bytes at the end of a mapping whose next page is unmapped */
+static void *edge_map(const struct bad_ctx *x, size_t n)
+{
+	unsigned char *p = mmap(NULL, 2 * x->page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	munmap(p + x->page, x->page);
+	return p + x->page - n;
+}
+
+static int bad_run(const struct bad_ctx *x, const struct bad_ioc *t)
+{
+	struct {
+		struct mmc_ioc_multi_cmd m;
+		struct mmc_ioc_cmd c[2];
+	} multi;
+	struct mmc_ioc_multi_cmd *em;
+	struct mmc_ioc_cmd c, *ec;
+	size_t off;
+	int err;
+
+	bad_cmd(x, t, &c);
+	memset(&multi, 0, sizeof(multi));
+	switch (t->kind) {
+	case BK_CMD:
+		return ioc(x->fd, MMC_IOC_CMD, &c);
+	case BK_CMD_AT:
+		return ioc(x->fd, MMC_IOC_CMD,
+			   (void *)(uintptr_t)bad_ptr(x, t->ptr));
+	case BK_MULTI_AT:
+		return ioc(x->fd, MMC_IOC_MULTI_CMD,
+			   (void *)(uintptr_t)bad_ptr(x, t->ptr));
+	case BK_CMD_EDGE:
+		/* data_ptr and everything after it unmapped */
+		off = offsetof(struct mmc_ioc_cmd, data_ptr);
+		ec = edge_map(x, off);
+		if (!ec)
+			return 1;
+		memcpy(ec, &c, off);
+		err = ioc(x->fd, MMC_IOC_CMD, ec);
+		munmap((unsigned char *)ec + off - x->page, x->page);
+		return err;
+	case BK_CMD_RO:
+		ec = edge_map(x, x->page);
+		if (!ec)
+			return 1;
+		*ec = c;
+		mprotect(ec, x->page, PROT_READ);
+		err = ioc(x->fd, MMC_IOC_CMD, ec);
+		munmap(ec, x->page);
+		return err;
+	case BK_MULTI_N:
+		multi.m.num_of_cmds = t->n;
+		return ioc(x->fd, MMC_IOC_MULTI_CMD, &multi);
+	case BK_MULTI_2ND:
+		multi.m.num_of_cmds = 2;
+		status_cmd(&multi.c[0], x->rca);
+		multi.c[1] = c;
+		return ioc(x->fd, MMC_IOC_MULTI_CMD, &multi);
+	case BK_MULTI_EDGE:
+		/* cmds[0] is the last thing in the page, cmds[1] is not mapped */
+		off = offsetof(struct mmc_ioc_multi_cmd, cmds) + sizeof(c);
+		em = edge_map(x, off);
+		if (!em)
+			return 1;
+		em->num_of_cmds = 2;
+		em->cmds[0] = c;
+		err = ioc(x->fd, MMC_IOC_MULTI_CMD, em);
+		munmap((unsigned char *)em + off - x->page, x->page);
+		return err;
+	case BK_NR:
+		return ioc(x->fd, (unsigned long)t->n, &c);
+	case BK_PART:
+		return ioc(x->pfd, MMC_IOC_CMD, &c);
+	case BK_PART_MULTI:
+		multi.m.num_of_cmds = 1;
+		multi.c[0] = c;
+		return ioc(x->pfd, MMC_IOC_MULTI_CMD, &multi);
+	case BK_RDONLY:
+		return ioc(x->rofd, MMC_IOC_CMD, &c);
+	case BK_SLEEP:
+		c.postsleep_min_us = (unsigned int)t->n;
+		c.postsleep_max_us = (unsigned int)t->n;
+		return ioc(x->fd, MMC_IOC_CMD, &c);
+	}
+	return 1;
+}
+
+static int cmd13_tran(int fd, unsigned int rca, char *why, size_t len)
+{
+	struct mmc_ioc_cmd c;
+	int err;
+
+	status_cmd(&c, rca);
+	err = ioc(fd, MMC_IOC_CMD, &c);
+	snprintf(why, len, "err %d, response 0x%08x", err, c.response[0]);
+	return !err && ((c.response[0] >> 9) & 0xf) == 4;
+}
+
+/* The partition node: PART if given, else DEVp1 (DEV1 after a letter). */
+static int open_part(const char *dev, const char *part)
+{
+	char name[256];
+	size_t n = strlen(dev);
+
+	if (!part) {
+		snprintf(name, sizeof(name), "%s%s1", dev,
+			 n && dev[n - 1] >= '0' && dev[n - 1] <= '9' ? "p" : "");
+		part = name;
+	}
+	return open(part, O_RDWR);
+}
+
+static int check_badioctl(const char *dev, unsigned int rca, const char *part)
+{
+	const off_t soff = (off_t)BAD_SCRATCH * SECTOR;
+	unsigned char *w = xalloc(BAD_SCRATCH_LEN);
+	unsigned char *r = xalloc(BAD_SCRATCH_LEN);
+	int stock = !!getenv("BLKCHECK_STOCK");
+	struct bad_ctx x = { .rca = rca };
+	char name[80], why[128];
+	unsigned int i;
+	int err, want, ok;
+
+	x.page = (size_t)sysconf(_SC_PAGESIZE);
+	x.rw = mmap(NULL, 2 * x.page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	x.ro = mmap(NULL, x.page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	x.fd = open(dev, O_RDWR);
+	x.rofd = open(dev, O_RDONLY);
+	if (x.rw == MAP_FAILED || x.ro == MAP_FAILED || x.fd < 0 ||
+	    x.rofd < 0 ||
+	    mprotect(x.rw + x.page, x.page, PROT_NONE)) {
+		result(0, "ioctl_bad_setup", strerror(errno));
+		return -1;
+	}
+	memset(x.rw, 0x5a, x.page);
+	x.pfd = open_part(dev, part);
+	if (x.pfd < 0)
+		fprintf(stderr, "blkcheck: no partition node, %s\n",
+			"skipping the partition rows");
+
+	/* Marker in the scratch area that refused writes aim at. */
+	fill(w, BAD_SCRATCH_LEN, BAD_SCRATCH, 91);
+	err = open(dev, O_RDWR | O_DIRECT);
+	ok = err >= 0 && !pwrite_all(err, w, BAD_SCRATCH_LEN, soff) &&
+	     !fsync(err);
+	if (err >= 0)
+		close(err);
+	result(ok, "ioctl_bad_scratch_marker", strerror(errno));
+
+	ok = cmd13_tran(x.fd, rca, why, sizeof(why));
+	result(ok, "ioctl_bad_precheck_cmd13", why);
+
+	for (i = 0; i < ARRAY_SIZE(bad_table); i++) {
+		const struct bad_ioc *t = &bad_table[i];
+
+		want = stock ? t->stock_err : t->err;
+		if (want == STOCK_SKIP)
+			continue;
+		if (x.pfd < 0 &&
+		    (t->kind == BK_PART || t->kind == BK_PART_MULTI))
+			continue;
+		err = bad_run(&x, t);
+		snprintf(name, sizeof(name), "ioctl_bad_%s", t->name);
+		snprintf(why, sizeof(why), "got %d (%s), want %d", err,
+			 err > 0 ? "test setup failed" :
+			 err ? strerror(-err) : "accepted", want);
+		result(err == want, name, why);
+	}
+
+	/* No bad input wedged the card or wrote anything. */
+	ok = cmd13_tran(x.fd, rca, why, sizeof(why));
+	result(ok, "ioctl_bad_card_still_answers", why);
+	ok = !read_direct(dev, soff, r, BAD_SCRATCH_LEN) &&
+	     !memcmp(w, r, BAD_SCRATCH_LEN);
+	result(ok, "ioctl_bad_nothing_written", "scratch area changed");
+
+	if (x.pfd >= 0)
+		close(x.pfd);
+	close(x.rofd);
+	close(x.fd);
+	munmap(x.rw, 2 * x.page);
+	munmap(x.ro, x.page);
+	free(w);
+	free(r);
+	return 0;
+}
+
+/*
+ * stress and verify: a data-integrity load that survives I/O errors, for
+ * runs with fault injection (fail_mmc_request): a failed write may or may
+ * not have reached the card, an acknowledged one must stay.
+ *
+ * Every sector written is self-describing, little-endian on every CPU:
+ *   0 magic, 4 FNV-1a of bytes 8..511, 8 sector (u64), 16 generation,
+ *   20 seed, 24 run id, 28 zero, 32..511 filler from (sector, gen, run).
+ * The generation counts write calls; the run id tells this run's sectors
+ * from an earlier run's. The model keeps, per sector, the generation of
+ * the last acknowledged write and the range of generations of writes that
+ * failed since: a read must find one of those. A sector never acknowledged
+ * may hold anything but an unexplained sector of this run.
+ */
+#define ST_MAGIC	0x31636b62u	/* "bkc1" */
+#define ST_SUM		4
+#define ST_SECTOR	8
+#define ST_GEN		16
+#define ST_SEED		20
+#define ST_RUN		24
+#define ST_HDR		32
+#define ST_MAX		2048		/* sectors per read or write: 1 MiB */
+#define ST_REPORT	10		/* bad sectors and errors printed */
+#define ST_FILE_MAGIC	"BLKCHKS1"
+#define ST_FILE_HDR	40
+#define FNV_INIT	2166136261u
+
+/* Region: BLKCHECK_SECTORS sectors from BASE_SECTOR, 64 MiB by default. */
+static unsigned long long region_sectors = 64 * 1024 * 2;
+
+struct st_sector {
+	u32 acked;	/* generation of the last acknowledged write, 0 none */
+	u32 fmin, fmax;	/* generations of failed writes since, 0 none */
+};
+
+struct stress {
+	int dfd, bfd;		/* O_DIRECT, buffered */
+	u64 base, nsec;
+	u32 seed, run, gen;
+	u64 rng;
+	struct st_sector *m;
+	unsigned char *buf;
+	u64 writes, write_errors, reads, read_errors, fsync_errors, bytes;
+	u64 bad, landed, errors_shown;
+	char first_bad[160];
+	char fatal[160];
+};
+
+enum { CK_OK, CK_LANDED, CK_BAD };
+
+static void put_le(unsigned char *p, u64 v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static u64 get_le(const unsigned char *p, int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static u32 fnv1a(u32 h, const unsigned char *p, size_t len)
+{
+	while (len--)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+static u64 splitmix64(u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static u64 xorshift64(u64 *s)
+{
+	u64 x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static void st_sector(const struct stress *st, unsigned char *p, u64 sector,
+		      u32 gen)
+{
+	u64 r = splitmix64(sector ^ (u64)gen << 40 ^ (u64)st->run << 8) | 1;
+	int i;
+
+	memset(p, 0, ST_HDR);
+	put_le(p, ST_MAGIC, 4);
+	put_le(p + ST_SECTOR, sector, 8);
+	put_le(p + ST_GEN, gen, 4);
+	put_le(p + ST_SEED, st->seed, 4);
+	put_le(p + ST_RUN, st->run, 4);
+	for (i = ST_HDR; i < SECTOR; i += 8)
+		put_le(p + i, xorshift64(&r), 8);
+	put_le(p + ST_SUM, fnv1a(FNV_INIT, p + 8, SECTOR - 8), 4);
+}
+
+static int st_check(const struct stress *st, u64 idx, const unsigned char *p,
+		    char *why, size_t len)
+{
+	const struct st_sector *m = &st->m[idx];
+	unsigned long long sector = st->base + idx, hs;
+	unsigned char want[SECTOR];
+	u32 gen;
+
+	if (get_le(p, 4) != ST_MAGIC || get_le(p + ST_RUN, 4) != st->run) {
+		if (!m->acked)
+			return CK_OK;	/* never acknowledged: anything */
+		snprintf(why, len, "sector %llu: %s, want gen %u", sector,
+			 get_le(p, 4) != ST_MAGIC ? "not a blkcheck sector" :
+			 "stale, from another run", m->acked);
+		return CK_BAD;
+	}
+	hs = get_le(p + ST_SECTOR, 8);
+	gen = (u32)get_le(p + ST_GEN, 4);
+	st_sector(st, want, hs, gen);
+	if (memcmp(p, want, SECTOR)) {
+		snprintf(why, len, "sector %llu: %s (gen %u)", sector,
+			 get_le(p + ST_SUM, 4) !=
+			 fnv1a(FNV_INIT, p + 8, SECTOR - 8) ?
+			 "bad checksum" : "content differs", gen);
+		return CK_BAD;
+	}
+	if (hs != sector) {
+		snprintf(why, len, "sector %llu: holds sector %llu gen %u",
+			 sector, hs, gen);
+		return CK_BAD;
+	}
+	if (gen == m->acked)
+		return CK_OK;
+	if (m->fmin && gen >= m->fmin && gen <= m->fmax)
+		return CK_LANDED;	/* a failed write that got there */
+	snprintf(why, len, "sector %llu: gen %u, want %u%s (failed %u-%u)",
+		 sector, gen, m->acked, gen < m->acked ? ", lost write" : "",
+		 m->fmin, m->fmax);
+	return CK_BAD;
+}
+
+static void st_bad(struct stress *st, const char *why)
+{
+	if (!st->bad)
+		snprintf(st->first_bad, sizeof(st->first_bad), "%s", why);
+	if (st->bad++ < ST_REPORT)
+		fprintf(stderr, "blkcheck: bad %s\n", why);
+}
+
+/* Check n sectors in buf from index idx; returns the number of bad ones. */
+static u64 st_check_buf(struct stress *st, u64 idx, u64 n)
+{
+	char why[160];
+	u64 i, bad = 0;
+	int ck;
+
+	for (i = 0; i < n; i++) {
+		ck = st_check(st, idx + i, st->buf + i * SECTOR, why,
+			      sizeof(why));
+		if (ck == CK_LANDED)
+			st->landed++;
+		if (ck == CK_BAD) {
+			st_bad(st, why);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* Acknowledged: gen is what is there. Failed: gen may be there. */
+static void st_mark(struct stress *st, u64 idx, u64 n, u32 gen, int ok)
+{
+	struct st_sector *m = &st->m[idx];
+
+	for (; n; n--, m++) {
+		if (ok) {
+			m->acked = gen;
+			m->fmin = 0;
+			m->fmax = 0;
+			continue;
+		}
+		if (!m->fmin || gen < m->fmin)
+			m->fmin = gen;
+		if (gen > m->fmax)
+			m->fmax = gen;
+	}
+}
+
+/*
+ * Whether a read, write or sync went through. An I/O error is what fault
+ * injection causes: counted. A usage error is a bug here: fatal.
+ */
+static int st_done(struct stress *st, ssize_t ret, size_t len,
+		   const char *op, u64 idx, u64 n)
+{
+	char where[64] = "";
+	int err = errno;
+
+	if (ret == (ssize_t)len)
+		return 1;
+	if (ret >= 0)
+		err = EIO;	/* short: the rest failed */
+	if (n)
+		snprintf(where, sizeof(where), " %llu+%llu",
+			 (unsigned long long)(st->base + idx),
+			 (unsigned long long)n);
+	if (err == EINVAL || err == EFAULT || err == EBADF) {
+		snprintf(st->fatal, sizeof(st->fatal), "%s%s: %s", op, where,
+			 strerror(err));
+		return 0;
+	}
+	if (st->errors_shown++ < ST_REPORT)
+		fprintf(stderr, "blkcheck: %s%s failed: %s\n", op, where,
+			strerror(err));
+	return 0;
+}
+
+static off_t st_off(const struct stress *st, u64 idx)
+{
+	return (off_t)((st->base + idx) * SECTOR);
+}
+
+/* A count of sectors in [lo, hi], at most the region. */
+static u64 st_len(struct stress *st, u64 lo, u64 hi)
+{
+	u64 n = lo + xorshift64(&st->rng) % (hi - lo + 1);
+
+	return n < st->nsec ? n : st->nsec;
+}
+
+/* Where n sectors start, at random in the region. */
+static u64 st_pick(struct stress *st, u64 n)
+{
+	return xorshift64(&st->rng) % (st->nsec - n + 1);
+}
+
+static void st_fill(struct stress *st, u64 idx, u64 n, u32 gen)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++)
+		st_sector(st, st->buf + i * SECTOR, st->base + idx + i, gen);
+}
+
+static void st_direct_write(struct stress *st, u64 n)
+{
+	u64 idx = st_pick(st, n);
+	size_t len = n * SECTOR;
+	u32 gen = ++st->gen;
+	int ok;
+
+	st_fill(st, idx, n, gen);
+	st->writes++;
+	ok = st_done(st, pwrite(st->dfd, st->buf, len, st_off(st, idx)), len,
+		     "write", idx, n);
+	if (ok)
+		st->bytes += len;
+	else
+		st->write_errors++;
+	st_mark(st, idx, n, gen, ok);
+}
+
+/*
+ * Up to four buffered writes of 4 KiB..64 KiB, then fdatasync. Nothing is
+ * acknowledged before the fdatasync; if it fails, all may or may not be
+ * there. Applied in generation order: a later write to a sector wins.
+ */
+static void st_buffered(struct stress *st)
+{
+	struct { u64 idx, n; u32 gen; int ok; } w[4];
+	int i, k = 1 + (int)(xorshift64(&st->rng) % 4), ok;
+
+	for (i = 0; i < k; i++) {
+		size_t len;
+
+		w[i].n = st_len(st, 8, 128);
+		w[i].idx = st_pick(st, w[i].n);
+		w[i].gen = ++st->gen;
+		len = w[i].n * SECTOR;
+		st_fill(st, w[i].idx, w[i].n, w[i].gen);
+		st->writes++;
+		w[i].ok = st_done(st, pwrite(st->bfd, st->buf, len,
+					     st_off(st, w[i].idx)),
+				  len, "buffered write", w[i].idx, w[i].n);
+		if (w[i].ok)
+			st->bytes += len;
+		else
+			st->write_errors++;
+	}
+	ok = st_done(st, fdatasync(st->bfd), 0, "fdatasync", 0, 0);
+	if (!ok)
+		st->fsync_errors++;
+	for (i = 0; i < k; i++)
+		st_mark(st, w[i].idx, w[i].n, w[i].gen, ok && w[i].ok);
+}
+
+static void st_read(struct stress *st, u64 n)
+{
+	u64 idx = st_pick(st, n);
+	size_t len = n * SECTOR;
+
+	st->reads++;
+	if (!st_done(st, pread(st->dfd, st->buf, len, st_off(st, idx)), len,
+		     "read", idx, n)) {
+		st->read_errors++;
+		return;
+	}
+	st->bytes += len;
+	st_check_buf(st, idx, n);
+}
+
+static void st_fsync(struct stress *st, int fd)
+{
+	if (!st_done(st, fsync(fd), 0, "fsync", 0, 0))
+		st->fsync_errors++;
+}
+
+static u64 dev_sectors(int fd)
+{
+	unsigned long long bytes;
+	struct stat sb;
+
+	if (fstat(fd, &sb))
+		return 0;
+	if (!S_ISBLK(sb.st_mode))
+		return (u64)sb.st_size / SECTOR;
+	return ioctl(fd, BLKGETSIZE64, &bytes) ? 0 : bytes / SECTOR;
+}
+
+/* The model: 12 bytes a sector, 1.5 MiB for 64 MiB. */
+static int st_alloc(struct stress *st)
+{
+	if (!st->nsec || st->nsec > SIZE_MAX / sizeof(*st->m))
+		return -1;
+	st->m = calloc((size_t)st->nsec, sizeof(*st->m));
+	return st->m ? 0 : -1;
+}
+
+static int st_free(struct stress *st, int ret)
+{
+	if (st->dfd >= 0)
+		close(st->dfd);
+	if (st->bfd >= 0)
+		close(st->bfd);
+	free(st->m);
+	free(st->buf);
+	return ret;
+}
+
+/* One "MMCC KV" line of n key=value pairs. */
+static void print_kv(const char *const *key, const u64 *v, int n)
+{
+	char line[512];
+	int i, len = snprintf(line, sizeof(line), "MMCC KV");
+
+	for (i = 0; i < n && len < (int)sizeof(line); i++)
+		len += snprintf(line + len, sizeof(line) - len, " %s=%llu",
+				key[i], v[i]);
+	printf("%s\n", line);
+}
+
+static const char *state_path(void)
+{
+	const char *p = getenv("BLKCHECK_STATE");
+
+	return p && *p ? p : "/tmp/blkcheck.state";
+}
+
+/* Header, 12 bytes a sector, FNV-1a of all that; little-endian. */
+static int st_save(const struct stress *st)
+{
+	unsigned char b[ST_FILE_HDR + 256 * 12];
+	const char *path = state_path();
+	char tmp[512];
+	u64 i, j, n;
+	u32 h;
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "wb");
+	if (!f)
+		return -1;
+	memcpy(b, ST_FILE_MAGIC, 8);
+	put_le(b + 8, st->base, 8);
+	put_le(b + 16, st->nsec, 8);
+	put_le(b + 24, st->seed, 4);
+	put_le(b + 28, st->run, 4);
+	put_le(b + 32, st->gen, 4);
+	put_le(b + 36, 0, 4);
+	h = fnv1a(FNV_INIT, b, ST_FILE_HDR);
+	ok = fwrite(b, ST_FILE_HDR, 1, f) == 1;
+	for (i = 0; i < st->nsec && ok; i += n) {
+		n = st->nsec - i < 256 ? st->nsec - i : 256;
+		for (j = 0; j < n; j++) {
+			put_le(b + j * 12, st->m[i + j].acked, 4);
+			put_le(b + j * 12 + 4, st->m[i + j].fmin, 4);
+			put_le(b + j * 12 + 8, st->m[i + j].fmax, 4);
+		}
+		h = fnv1a(h, b, n * 12);
+		ok = fwrite(b, n * 12, 1, f) == 1;
+	}
+	put_le(b, h, 4);
+	ok = ok && fwrite(b, 4, 1, f) == 1 && !fflush(f) && !fsync(fileno(f));
+	ok = !fclose(f) && ok && !rename(tmp, path);
+	return ok ? 0 : -1;
+}
+
+static int st_load(struct stress *st, char *why, size_t len)
+{
+	unsigned char b[ST_FILE_HDR + 256 * 12];
+	const char *path = state_path();
+	u64 i, j, n;
+	FILE *f;
+	u32 h;
+
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fread(b, ST_FILE_HDR, 1, f) != 1 ||
+	    memcmp(b, ST_FILE_MAGIC, 8)) {
+		snprintf(why, len, "%s: not a blkcheck state file", path);
+		goto bad;
+	}
+	st->base = get_le(b + 8, 8);
+	st->nsec = get_le(b + 16, 8);
+	st->seed = (u32)get_le(b + 24, 4);
+	st->run = (u32)get_le(b + 28, 4);
+	st->gen = (u32)get_le(b + 32, 4);
+	h = fnv1a(FNV_INIT, b, ST_FILE_HDR);
+	if (st_alloc(st)) {
+		snprintf(why, len, "%s: cannot hold %llu sectors", path,
+			 (unsigned long long)st->nsec);
+		goto bad;
+	}
+	for (i = 0; i < st->nsec; i += n) {
+		n = st->nsec - i < 256 ? st->nsec - i : 256;
+		if (fread(b, n * 12, 1, f) != 1)
+			break;
+		h = fnv1a(h, b, n * 12);
+		for (j = 0; j < n; j++) {
+			st->m[i + j].acked = (u32)get_le(b + j * 12, 4);
+			st->m[i + j].fmin = (u32)get_le(b + j * 12 + 4, 4);
+			st->m[i + j].fmax = (u32)get_le(b + j * 12 + 8, 4);
+		}
+	}
+	if (i < st->nsec || fread(b, 4, 1, f) != 1 || get_le(b, 4) != h ||
+	    fread(b, 1, 1, f) != 0) {
+		snprintf(why, len, "%s: truncated or damaged", path);
+		goto bad;
+	}
+	fclose(f);
+	return 0;
+bad:
+	fclose(f);
+	return -1;
+}
+
+/* Different in every run, so that an earlier run's sectors do not pass. */
+static u32 run_id(u32 seed)
+{
+	struct timespec ts;
+	u32 id;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	id = (u32)splitmix64((u64)ts.tv_sec << 30 ^ (u64)ts.tv_nsec ^
+			     (u64)getpid() << 40 ^ seed);
+	return id ? id : 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int st_open(struct stress *st, const char *dev, int flags, char *why,
+		   size_t len)
+{
+	u64 have;
+
+	st->dfd = open(dev, flags | O_DIRECT);
+	if (st->dfd < 0) {
+		snprintf(why, len, "open %s: %s", dev, strerror(errno));
+		return -1;
+	}
+	have = dev_sectors(st->dfd);
+	if (st->base + st->nsec > have) {
+		snprintf(why, len, "region %llu+%llu past the end (%llu)",
+			 (unsigned long long)st->base,
+			 (unsigned long long)st->nsec,
+			 (unsigned long long)have);
+		return -1;
+	}
+	st->buf = xalloc(ST_MAX * SECTOR);
+	return 0;
+}
+
+static int check_stress(const char *dev, unsigned int seconds, u32 seed)
+{
+	struct stress st = {
+		.dfd = -1, .bfd = -1,
+		.base = BASE_SECTOR, .nsec = region_sectors,
+	};
+	static const char *const kv1[] = {
+		"stress_writes", "stress_write_errors", "stress_reads",
+		"stress_read_errors", "stress_fsync_errors", "stress_bytes",
+	};
+	static const char *const kv2[] = {
+		"stress_bad_sector_reads", "stress_failed_landed",
+		"stress_generation",
+	};
+	const char *name = "stress_no_silent_corruption";
+	char why[256] = "";
+	u64 v[6];
+	double end;
+	u32 op;
+
+	st.seed = seed;
+	st.run = run_id(seed);
+	st.rng = splitmix64(seed) | 1;
+	if (st_alloc(&st)) {
+		result(0, name, "region empty or too large for memory");
+		return st_free(&st, -1);
+	}
+	if (st_open(&st, dev, O_RDWR, why, sizeof(why))) {
+		result(0, name, why);
+		return st_free(&st, -1);
+	}
+	st.bfd = open(dev, O_RDWR);
+	if (st.bfd < 0) {
+		result(0, name, "open without O_DIRECT failed");
+		return st_free(&st, -1);
+	}
+	end = now() + seconds;
+	while (!st.fatal[0] && now() < end) {
+		op = (u32)(xorshift64(&st.rng) % 100);
+		if (op < 35)
+			st_direct_write(&st, st_len(&st, 1, 32));
+		else if (op < 50)
+			st_direct_write(&st, st_len(&st, 128, ST_MAX));
+		else if (op < 65)
+			st_buffered(&st);
+		else if (op < 81)
+			st_read(&st, st_len(&st, 1, 32));
+		else if (op < 97)
+			st_read(&st, st_len(&st, 128, ST_MAX));
+		else
+			st_fsync(&st, st.dfd);
+	}
+	st_fsync(&st, st.bfd);
+	st_fsync(&st, st.dfd);
+
+	v[0] = st.writes;
+	v[1] = st.write_errors;
+	v[2] = st.reads;
+	v[3] = st.read_errors;
+	v[4] = st.fsync_errors;
+	v[5] = st.bytes;
+	print_kv(kv1, v, 6);
+	v[0] = st.bad;
+	v[1] = st.landed;
+	v[2] = st.gen;
+	print_kv(kv2, v, 3);
+	if (st_save(&st))
+		snprintf(st.fatal, sizeof(st.fatal), "saving %s: %s",
+			 state_path(), strerror(errno));
+	if (st.bad)
+		snprintf(why, sizeof(why), "%llu bad sector reads, first %s",
+			 (unsigned long long)st.bad, st.first_bad);
+	else
+		snprintf(why, sizeof(why), "%s", st.fatal);
+	result(!st.bad && !st.fatal[0], name, why);
+	return st_free(&st, st.bad || st.fatal[0] ? -1 : 0);
+}
+
+static int check_verify(const char *dev)
+{
+	static const char *const kv1[] = {
+		"verify_sectors", "verify_uncertain", "verify_bad",
+	};
+	static const char *const kv2[] = {
+		"verify_read_errors", "verify_failed_landed",
+		"verify_never_written",
+	};
+	const char *name = "verify_acknowledged_writes_intact";
+	u64 uncertain = 0, never = 0, rerr = 0, v[3];
+	struct stress st = { .dfd = -1, .bfd = -1 };
+	char why[256] = "";
+	u64 i, j, n;
+
+	if (st_load(&st, why, sizeof(why)) ||
+	    st_open(&st, dev, O_RDONLY, why, sizeof(why))) {
+		result(0, name, why);
+		return st_free(&st, -1);
+	}
+	for (i = 0; i < st.nsec; i++) {
+		uncertain += st.m[i].fmin != 0;
+		never += !st.m[i].acked && !st.m[i].fmin;
+	}
+	for (i = 0; i < st.nsec; i += n) {
+		n = st.nsec - i < ST_MAX ? st.nsec - i : ST_MAX;
+		if (pread(st.dfd, st.buf, n * SECTOR, st_off(&st, i)) ==
+		    (ssize_t)(n * SECTOR)) {
+			st_check_buf(&st, i, n);
+			continue;
+		}
+		/* Find the sectors that do not read. */
+		for (j = 0; j < n; j++) {
+			if (pread(st.dfd, st.buf, SECTOR, st_off(&st, i + j)) ==
+			    SECTOR) {
+				st_check_buf(&st, i + j, 1);
+				continue;
+			}
+			snprintf(why, sizeof(why), "sector %llu: read error",
+				 (unsigned long long)(st.base + i + j));
+			st_bad(&st, why);
+			rerr++;
+		}
+	}
+	v[0] = st.nsec;
+	v[1] = uncertain;
+	v[2] = st.bad;
+	print_kv(kv1, v, 3);
+	v[0] = rerr;
+	v[1] = st.landed;
+	v[2] = never;
+	print_kv(kv2, v, 3);
+	snprintf(why, sizeof(why), "%llu bad sectors, first %s",
+		 (unsigned long long)st.bad, st.first_bad);
+	result(!st.bad, name, why);
+	return st_free(&st, st.bad ? -1 : 0);
+}
+
 static int print_usage(void)
 {
 	fputs("usage: blkcheck patterns|mkpart DEV\n"
 	      "       blkcheck readafter|overlap|flush DEV PART\n"
-	      "       blkcheck ioctl DEV RCA\n", stderr);
+	      "       blkcheck ioctl DEV RCA\n"
+	      "       blkcheck badioctl DEV RCA [PART]\n"
+	      "       blkcheck stress DEV SECONDS SEED\n"
+	      "       blkcheck verify DEV\n"
+	      "env:   BLKCHECK_BASE (sectors), BLKCHECK_SECTORS (stress),\n"
+	      "       BLKCHECK_STATE (stress state file), BLKCHECK_STOCK=1\n",
+	      stderr);
 	return 2;
 }
 
@@ -383,6 +1462,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv("BLKCHECK_BASE"))
 		base_sector = strtoull(getenv("BLKCHECK_BASE"), NULL, 0);
+	if (getenv("BLKCHECK_SECTORS"))
+		region_sectors = strtoull(getenv("BLKCHECK_SECTORS"), NULL, 0);
 	if (!strcmp(cmd, "patterns"))
 		check_patterns(argv[2]);
 	else if (!strcmp(cmd, "mkpart"))
@@ -395,6 +1476,14 @@ int main(int argc, char **argv)
 		check_flush(argv[2], argv[3]);
 	else if (!strcmp(cmd, "ioctl") && argc > 3)
 		check_ioctl(argv[2], (unsigned int)strtoul(argv[3], NULL, 0));
+	else if (!strcmp(cmd, "badioctl") && argc > 3)
+		check_badioctl(argv[2], (unsigned int)strtoul(argv[3], NULL, 0),
+			       argc > 4 ? argv[4] : NULL);
+	else if (!strcmp(cmd, "stress") && argc > 4)
+		check_stress(argv[2], (unsigned int)strtoul(argv[3], NULL, 0),
+			     (u32)strtoul(argv[4], NULL, 0));
+	else if (!strcmp(cmd, "verify"))
+		check_verify(argv[2]);
 	else
 		return print_usage();
 	return failures ? 1 : 0;

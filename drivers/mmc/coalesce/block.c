@@ -80,6 +80,10 @@ static blk_status_t mmcc_queue_rq(struct blk_mq_hw_ctx *hctx,
 						d->win.p.au_sectors));
 	} else {
 		mq->wr.state = RWIN_ST_NEW;
+		mq->wr.arrival_ns = mmcc_now();
+		mq->sent_mark = d->write_sectors_sent;
+		if (req_op(rq) == REQ_OP_WRITE)
+			d->fifo_writes++;
 		list_add_tail(&mq->node, &d->others);
 	}
 	spin_unlock(&d->lock);

@@ -34,7 +34,7 @@ static int mmcc_stats_show(struct seq_file *m, void *unused)
 	struct rwin_stats st;
 	struct rwin_params p;
 	u32 held, tun[MMCC_T_NR];
-	u64 held_bytes;
+	u64 held_bytes, read_wait_ns, read_wait_sectors, fifo_writes;
 	int i;
 
 	spin_lock(&d->lock);
@@ -43,6 +43,9 @@ static int mmcc_stats_show(struct seq_file *m, void *unused)
 	held = d->win.held_count;
 	held_bytes = d->win.held_bytes;
 	memcpy(tun, d->tun, sizeof(tun));
+	read_wait_ns = d->read_wait_max_ns;
+	read_wait_sectors = d->read_wait_max_sectors;
+	fifo_writes = d->fifo_writes;
 	spin_unlock(&d->lock);
 	out = d->out;
 
@@ -83,6 +86,11 @@ static int mmcc_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "retries %llu\n", out.retries);
 	seq_printf(m, "errors %llu\n", out.errors);
 	seq_printf(m, "resets %llu\n", out.resets);
+	seq_printf(m, "fifo_writes %llu\n", fifo_writes);
+	seq_printf(m, "write_reqs_done %llu\n", out.write_reqs_done);
+	seq_printf(m, "write_reqs_failed %llu\n", out.write_reqs_failed);
+	seq_printf(m, "read_wait_max_us %llu\n", div_u64(read_wait_ns, 1000));
+	seq_printf(m, "read_wait_max_write_kib %llu\n", read_wait_sectors >> 1);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mmcc_stats);

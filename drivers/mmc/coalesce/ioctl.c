@@ -5,12 +5,20 @@
  * whole disk, only with CAP_SYS_RAWIO. Each call becomes one passthrough
  * request, so the issuer runs it in order with everything else, after the
  * reorder window has been drained: a raw command never overtakes a write.
+ *
+ * Everything user space hands in is checked before anything reaches the
+ * card, so a refused call has sent nothing: sizes and counts, the user
+ * buffers (a read's buffer must be writable before the command runs, as a
+ * read command can change the card's state), write commands need a
+ * descriptor opened for writing, and the sleep after a command is bounded
+ * because the whole disk waits during it.
  */
 #include <linux/blkdev.h>
 #include <linux/capability.h>
 #include <linux/delay.h>
 #include <linux/mmc/host.h>
 #include <linux/mmc/ioctl.h>
+#include <linux/pagemap.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -21,6 +29,10 @@
 
 /* Largest data phase accepted for one raw command. */
 #define MMCC_IOC_MAX_BYTES	(512 * 1024)
+/* Data blocks of SD and MMC commands are at most 512 bytes. */
+#define MMCC_IOC_MAX_BLKSZ	512
+/* Longest sleep after a command: the disk is stalled meanwhile. */
+#define MMCC_IOC_MAX_SLEEP_US	(1000 * 1000)
 
 struct mmcc_ioc {
 	struct mmc_ioc_cmd ic;
@@ -43,27 +55,38 @@ static void mmcc_ioc_free(struct mmcc_ioc_batch *b)
 }
 
 static int mmcc_ioc_copy_in(struct mmcc_disk *d, struct mmcc_ioc *io,
-			    struct mmc_ioc_cmd __user *uic)
+			    struct mmc_ioc_cmd __user *uic, fmode_t mode)
 {
 	struct mmc_host *host = d->card->host;
+	void __user *ubuf;
 	u64 len;
 
 	if (copy_from_user(&io->ic, uic, sizeof(io->ic)))
 		return -EFAULT;
+	if (io->ic.postsleep_min_us > MMCC_IOC_MAX_SLEEP_US ||
+	    io->ic.postsleep_max_us > MMCC_IOC_MAX_SLEEP_US)
+		return -EINVAL;
+	if (io->ic.write_flag && !(mode & FMODE_WRITE))
+		return -EBADF;
 	/* Both zero (no data phase) or both set. */
 	if (!io->ic.blksz != !io->ic.blocks)
 		return -EINVAL;
 	len = (u64)io->ic.blksz * io->ic.blocks;
 	if (!len)
 		return 0;
-	if (io->ic.blksz > host->max_blk_size ||
+	if (io->ic.blksz > MMCC_IOC_MAX_BLKSZ ||
+	    io->ic.blksz > host->max_blk_size ||
 	    io->ic.blocks > host->max_blk_count)
 		return -EINVAL;
 	if (len > MMCC_IOC_MAX_BYTES)
 		return -EOVERFLOW;
+	/* A 32-bit kernel must not drop the pointer's high bits. */
+	if (io->ic.data_ptr != (u64)(uintptr_t)io->ic.data_ptr)
+		return -EFAULT;
+	ubuf = u64_to_user_ptr(io->ic.data_ptr);
 	io->len = len;
 	if (io->ic.write_flag) {
-		io->buf = memdup_user(u64_to_user_ptr(io->ic.data_ptr), len);
+		io->buf = memdup_user(ubuf, len);
 		if (IS_ERR(io->buf)) {
 			int err = PTR_ERR(io->buf);
 
@@ -71,6 +94,8 @@ static int mmcc_ioc_copy_in(struct mmcc_disk *d, struct mmcc_ioc *io,
 			return err;
 		}
 	} else {
+		if (fault_in_safe_writeable(ubuf, len))
+			return -EFAULT;
 		io->buf = kzalloc(len, GFP_KERNEL);
 		if (!io->buf)
 			return -ENOMEM;
@@ -170,7 +195,7 @@ static int mmcc_ioc_execute(struct mmcc_disk *d, struct mmcc_ioc_batch *b)
 }
 
 static int mmcc_ioc_cmds(struct mmcc_disk *d, struct mmc_ioc_cmd __user *ucmds,
-			 unsigned int n)
+			 unsigned int n, fmode_t mode)
 {
 	struct mmcc_ioc_batch b = {};
 	unsigned int i;
@@ -180,7 +205,7 @@ static int mmcc_ioc_cmds(struct mmcc_disk *d, struct mmc_ioc_cmd __user *ucmds,
 	if (!b.io)
 		return -ENOMEM;
 	for (b.n = 0; b.n < n; b.n++) {
-		err = mmcc_ioc_copy_in(d, &b.io[b.n], &ucmds[b.n]);
+		err = mmcc_ioc_copy_in(d, &b.io[b.n], &ucmds[b.n], mode);
 		if (err) {
 			b.n++;		/* free what this one took */
 			goto out;
@@ -213,11 +238,11 @@ int mmcc_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 		return -EPERM;
 
 	if (cmd == MMC_IOC_CMD)
-		return mmcc_ioc_cmds(d, uarg, 1);
+		return mmcc_ioc_cmds(d, uarg, 1, mode);
 
 	if (copy_from_user(&n, &umulti->num_of_cmds, sizeof(n)))
 		return -EFAULT;
 	if (!n || n > MMC_IOC_MAX_CMDS)
 		return -EINVAL;
-	return mmcc_ioc_cmds(d, umulti->cmds, n);
+	return mmcc_ioc_cmds(d, umulti->cmds, n, mode);
 }

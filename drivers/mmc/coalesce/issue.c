@@ -252,6 +252,11 @@ static void mmcc_end(struct mmcc_disk *d, struct request *rq,
 {
 	if (status)
 		d->out.errors++;
+	if (req_op(rq) == REQ_OP_WRITE) {
+		d->out.write_reqs_done++;
+		if (status)
+			d->out.write_reqs_failed++;
+	}
 	blk_mq_end_request(rq, status);
 }
 
@@ -434,6 +439,30 @@ static void mmcc_issue_rq(struct mmcc_disk *d, struct request *rq, bool dead)
 	mmc_put_card(d->card, NULL);
 }
 
+/*
+ * How long a read waited, and how much write data went to the card in the
+ * meantime: the bound Documentation/admin-guide.md promises is checked
+ * against these. Caller holds d->lock.
+ */
+static void mmcc_account_read_wait(struct mmcc_disk *d, struct mmcc_req *mq,
+				   u64 now)
+{
+	u64 waited = now > mq->wr.arrival_ns ? now - mq->wr.arrival_ns : 0;
+	u64 behind = d->write_sectors_sent - mq->sent_mark;
+
+	d->read_wait_max_ns = max(d->read_wait_max_ns, waited);
+	d->read_wait_max_sectors = max(d->read_wait_max_sectors, behind);
+}
+
+static void mmcc_account_cmd_sent(struct mmcc_disk *d,
+				  const struct rwin_cmd *cmd)
+{
+	u32 i;
+
+	for (i = 0; i < cmd->nr_extents; i++)
+		d->write_sectors_sent += cmd->ext[i].sectors;
+}
+
 /* Pick the next piece of work. Caller holds d->lock. */
 static enum mmcc_work mmcc_next_work(struct mmcc_disk *d,
 				     struct rwin_cmd *cmd,
@@ -471,6 +500,10 @@ static enum mmcc_work mmcc_next_work(struct mmcc_disk *d,
 			break;
 		}
 		list_del_init(&mq->node);
+		if (req_op(rq) == REQ_OP_READ)
+			mmcc_account_read_wait(d, mq, now);
+		else if (req_op(rq) == REQ_OP_WRITE)
+			d->write_sectors_sent += blk_rq_sectors(rq);
 		*rqp = rq;
 		d->busy = 1;
 		d->others_streak++;
@@ -478,6 +511,7 @@ static enum mmcc_work mmcc_next_work(struct mmcc_disk *d,
 	}
 pop:
 	if (rwin_pop(&d->win, cmd, now)) {
+		mmcc_account_cmd_sent(d, cmd);
 		d->busy = 1;
 		d->others_streak = 0;
 		return MMCC_W_CMD;

@@ -64,6 +64,8 @@ struct mmcc_out_stats {
 	u64 resets;		/* host/card resets */
 	u64 held_ns_total;	/* sum of hold times of released held writes */
 	u64 held_released;	/* number of held writes those times cover */
+	u64 write_reqs_done;	/* write requests completed, any status */
+	u64 write_reqs_failed;	/* ... of them with an error */
 };
 
 struct mmcc_disk {
@@ -82,6 +84,10 @@ struct mmcc_disk {
 	bool dead;			/* card gone: fail what comes */
 	u32 busy;			/* the issuer is running a command */
 	u32 others_streak;		/* FIFO requests served in a row */
+	u64 fifo_writes;		/* writes queued past the window */
+	u64 write_sectors_sent;		/* write sectors handed to the issuer */
+	u64 read_wait_max_ns;		/* longest read arrival-to-issue */
+	u64 read_wait_max_sectors;	/* most write sectors sent meanwhile */
 	struct mmcc_out_stats out;
 
 	/* issuer only */
@@ -99,6 +105,7 @@ struct mmcc_disk {
 struct mmcc_req {
 	struct rwin_write wr;
 	struct list_head node;		/* on mmcc_disk.others */
+	u64 sent_mark;			/* reads: write_sectors_sent at arrival */
 	void *drv_data;			/* ioctl payload for REQ_OP_DRV_* */
 	int drv_result;
 };

@@ -45,14 +45,27 @@ params_checks() {
 	echo default >$DISKP/hold_ms
 	[ "$(stat_get param_hold_ms)" = 4000 ] && pass disk_override_reset ||
 		fail disk_override_reset "stats say $(stat_get param_hold_ms)"
-	for v in 0 10001 -1 abc 1x ""; do
-		expect_refused $PARAMS/hold_ms "$v" "$(printf '%s' "${v:-empty}" | tr -c 'a-z0-9' _)"
+	# Every tunable, as a module parameter and as a per-disk attribute:
+	# garbage and out-of-range values are refused, the old value stays.
+	# name:min:max (drivers/mmc/coalesce/params.c)
+	for t in enable:0:1 small_kb:0:1024 window_reqs:1:256 \
+		window_kb:4:65536 hold_ms:1:10000 idle_ms:1:1000 au_kb:0:262144; do
+		name=${t%%:*}
+		range=${t#*:}
+		min=${range%:*}
+		max=${range#*:}
+		bad="-1 abc 1x 0x 4294967296 99999999999999999999 $((max + 1))"
+		[ "$min" -gt 0 ] && bad="$bad $((min - 1))"
+		for where in $PARAMS $DISKP; do
+			for v in $bad ""; do
+				expect_refused "$where/$name" "$v" \
+					"$(basename "$(dirname "$where")")_$(printf '%s' "${v:-empty}" | tr -c 'a-z0-9' _)"
+			done
+		done
 	done
 	expect_refused $PARAMS/au_kb 3000 not_pow2
 	expect_refused $PARAMS/au_kb 8 too_small
-	expect_refused $PARAMS/window_reqs 257 over_tags
-	expect_refused $PARAMS/enable 2 two
-	expect_refused $DISKP/small_kb 4096 too_big
+	expect_refused $DISKP/au_kb 3000 not_pow2
 	echo 1000 >$PARAMS/hold_ms
 }
 
@@ -85,8 +98,10 @@ scenario_driver() {
 	rca=$(cat /sys/block/mmcblk0/device/rca 2>/dev/null)
 	if ours; then
 		$B ioctl $DEV "${rca:-0}"
+		$B badioctl $DEV "${rca:-0}" ${DEV}p1
 	else
 		BLKCHECK_STOCK=1 $B ioctl $DEV "${rca:-0}"
+		BLKCHECK_STOCK=1 $B badioctl $DEV "${rca:-0}" ${DEV}p1
 	fi
 	# mmc-utils: 'status get' addresses RCA 1 (the eMMC convention) and
 	# times out on an SD card; the sysfs readers work on any card.

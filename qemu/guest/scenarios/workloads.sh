@@ -25,9 +25,84 @@ window_stats() {
 	while read -r name value; do say "STAT $name $value"; done <$f
 }
 
+# stats_consistent NAME: once the disk is idle, every write that entered
+# the window was either passed on or held, every held one was released
+# exactly once, and every write request was completed exactly once.
+stats_consistent() {
+	f=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+	[ -r $f ] || return 0
+	awk -v name="$1" '
+		{ v[$1] = $2 }
+		$1 ~ /^released_/ { rel += $2 }
+		END {
+			why = ""
+			if (v["held_now"] != 0)
+				why = why " held_now=" v["held_now"]
+			if (v["writes_in"] != v["passed"] + v["held"])
+				why = why " writes_in!=passed+held"
+			if (v["held"] != rel)
+				why = why " held=" v["held"] "!=released=" rel
+			if (v["write_reqs_done"] != v["writes_in"] + v["fifo_writes"])
+				why = why " done=" v["write_reqs_done"] "!=in=" \
+				    v["writes_in"] "+" v["fifo_writes"]
+			if (why == "")
+				print "RESULT pass " name
+			else
+				print "RESULT fail " name why
+		}' $f | while read -r l; do say "$l"; done
+}
+
+# Diagnostics (mmcc.sample=SECONDS): every SECONDS, the dirty and writeback
+# page counts and the CPU time of the writer, the flusher and our issuer, as
+# "MMCC SAMPLE" lines; with trace_event=writeback:balance_dirty_pages on the
+# command line, the total dirty-throttling pause at the end.
+cpu_ticks() { # $1: comm prefix; user+system ticks summed over the matches
+	t=0
+	for s in /proc/[0-9]*/stat; do
+		read -r line <"$s" 2>/dev/null || continue
+		case $line in *"($1"*) ;; *) continue ;; esac
+		set -- ${line#*) }
+		t=$((t + ${12} + ${13}))
+	done
+	echo $t
+}
+
+start_sampler() {
+	period=$(arg sample)
+	[ -n "$period" ] || return 0
+	(
+		while :; do
+			set -- $(awk '/^nr_dirty |^nr_writeback / {print $2}' \
+				/proc/vmstat)
+			say "SAMPLE t=$(uptime_cs) dirty=$1 writeback=$2" \
+				"dd=$(cpu_ticks dd) flush=$(cpu_ticks kworker)" \
+				"issuer=$(cpu_ticks mmcc) irq=$(cpu_ticks irq/)"
+			sleep "$period"
+		done
+	) &
+	SAMPLER=$!
+}
+
+stop_sampler() {
+	[ -n "${SAMPLER:-}" ] || return 0
+	kill "$SAMPLER" 2>/dev/null
+	wait "$SAMPLER" 2>/dev/null
+	SAMPLER=
+	tr=/sys/kernel/debug/tracing/trace
+	grep -q balance_dirty_pages $tr 2>/dev/null || return 0
+	awk '/balance_dirty_pages/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^paused=/) {
+			split($i, a, "="); n++; s += a[2] }
+		for (i = 1; i <= NF; i++) if ($i ~ /^pause=/) {
+			split($i, a, "="); p += a[2] } }
+		END { printf "KV bdp_events=%d bdp_paused_ms=%d bdp_pause_ms=%d\n", n, s, p }' \
+		$tr | while read -r l; do say "$l"; done
+}
+
 # end_workload KIB: sync, mark the end, report the guest-side speed from t0
 end_workload() {
 	sync
+	stop_sampler
 	t1=$(uptime_cs)
 	marker 2
 	window_stats
@@ -61,10 +136,12 @@ dd_workload() { # $1: fs type
 	make_fs "$1" || return
 	kv fs=$1 file_kib=$kib
 	marker 1
+	start_sampler
 	t0=$(uptime_cs)
 	/bin/dd.coreutils if=/dev/zero of=/mnt/ff bs=16K count=$((kib / 16)) \
 		status=none || fail dd "dd failed"
 	end_workload "$kib"
+	stats_consistent stats_consistent
 	[ "$(stat -c %s /mnt/ff)" = $((kib * 1024)) ] && pass file_size ||
 		fail file_size "file is $(stat -c %s /mnt/ff) bytes"
 	umount /mnt || fail umount "umount failed"

@@ -1,0 +1,205 @@
+# Reliability scenarios (Documentation/reliability.md):
+#   load    fio: reads, small and large writes and fsyncs at once on ext4,
+#           crc32c on every block, checked again from the card; reads'
+#           wait behind writes against the bound the admin guide gives
+#   faults  the mmc core's fail_mmc_request at several probabilities under
+#           a data-integrity load on the raw disk: errors reach userspace
+#           as errors, never as wrong data; the window's books balance
+#   badinput  garbage for every module parameter and sysfs attribute, and
+#           a table of bad ioctls
+
+STATS_FILE=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+stat_now() { awk -v k="$1" '$1 == k { print $2 }' $STATS_FILE 2>/dev/null; }
+
+# rename_results SUFFIX: "MMCC RESULT v name ..." -> "... name_SUFFIX ..."
+rename_results() {
+	sed "s/^MMCC RESULT \([a-z]*\) \([a-z0-9_]*\)/MMCC RESULT \1 \2_$1/"
+}
+
+# kernel_clean NAME: nothing in the kernel log that means a bug or a hang
+kernel_clean() {
+	if dmesg | grep -E -q 'BUG:|WARNING:|Oops|hung_task|blocked for more than|KASAN|lockdep|possible circular|INFO: task'; then
+		fail "$1" "kernel log: $(dmesg | grep -E -m1 'BUG:|WARNING:|Oops|hung_task|blocked for more than|KASAN|lockdep|possible circular|INFO: task')"
+	else
+		pass "$1"
+	fi
+}
+
+scenario_load() {
+	secs=$(arg load_seconds)
+	secs=${secs:-30}
+	make_fs ext4 || return
+	kv load_seconds="$secs"
+	marker 1
+	t0=$(uptime_cs)
+	if LOAD_SECONDS=$secs fio --output-format=terse /scenarios/load.fio \
+		>/tmp/fio.terse 2>/tmp/fio.err; then
+		pass load_fio_verify
+	else
+		fail load_fio_verify "fio failed: $(tail -n 1 /tmp/fio.err)"
+		tail -n 20 /tmp/fio.err
+	fi
+	# terse v3: $3 job, $5 error, $6 read KiB, $15 read completion max (us)
+	awk -F';' '{ printf "KV fio_%s error=%s read_kib=%s read_clat_max_us=%s\n", $3, $5, $6, $15 }' \
+		/tmp/fio.terse | while read -r l; do say "$l"; done
+	sync
+	end_workload "$(du -sk /mnt | cut -f1)"
+
+	# The same blocks again, from the card this time.
+	echo 3 >/proc/sys/vm/drop_caches
+	if LOAD_SECONDS=1 fio --verify_only --section=seq512k \
+		--section=rand4k-fsync --section=rand16k /scenarios/load.fio \
+		>/tmp/fio-verify.log 2>&1; then
+		pass load_verify_from_card
+	else
+		fail load_verify_from_card "$(grep -m1 -i 'verify\|bad\|err' /tmp/fio-verify.log)"
+		tail -n 20 /tmp/fio-verify.log
+	fi
+
+	if [ -r $STATS_FILE ]; then
+		waited=$(stat_now read_wait_max_write_kib)
+		bound=$(stat_now param_window_kb)
+		kv read_wait_max_write_kib="$waited" read_wait_max_us="$(stat_now read_wait_max_us)"
+		# Admin guide, "Reads": a read that overlaps no write waits
+		# for less than one window's worth of writes.
+		if [ "${waited:-999999}" -le "$bound" ]; then
+			pass read_wait_within_bound
+		else
+			fail read_wait_within_bound "${waited} KiB of writes went ahead of a read (bound ${bound} KiB)"
+		fi
+		stats_consistent load_stats_consistent
+	fi
+	umount /mnt || fail umount "umount failed"
+	fsck_clean fsck
+	kernel_clean load_kernel_log_clean
+}
+
+scenario_faults() {
+	fi_dir=$(ls -d /sys/kernel/debug/mmc*/fail_mmc_request 2>/dev/null | head -n 1)
+	if [ -z "$fi_dir" ]; then
+		fail faults_setup "no fail_mmc_request in debugfs (CONFIG_FAIL_MMC_REQUEST)"
+		return
+	fi
+	secs=$(arg fault_seconds)
+	secs=${secs:-20}
+	probs=$(arg fault_probs)
+	probs=${probs:-1,5,20}
+	B=/usr/local/bin/blkcheck
+	echo -1 >"$fi_dir/times"
+	echo 1 >"$fi_dir/interval"
+	echo 0 >"$fi_dir/verbose"
+	marker 1
+	seed=1
+	for p in $(echo "$probs" | tr ',' ' '); do
+		r0=$(stat_now retries)
+		e0=$(stat_now errors)
+		echo "$p" >"$fi_dir/probability"
+		BLKCHECK_STATE=/tmp/state.$p $B stress $DEV "$secs" $seed |
+			rename_results "p$p"
+		echo 0 >"$fi_dir/probability"
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		BLKCHECK_STATE=/tmp/state.$p $B verify $DEV | rename_results "p$p"
+		if [ -r $STATS_FILE ]; then
+			kv faults_p$p retries=$(($(stat_now retries) - r0)) \
+				errors=$(($(stat_now errors) - e0)) \
+				resets="$(stat_now resets)"
+			stats_consistent "faults_stats_consistent_p$p"
+		fi
+		seed=$((seed + 1))
+	done
+	marker 2
+	kernel_clean faults_kernel_log_clean
+}
+
+# remove: take the card away while writes are in flight and held, in one of
+# four ways (mmcc.remove=): eject (the host pulls the card: QMP eject),
+# pci (the host unplugs the controller: device_del on a q35 root port),
+# rmhost (rmmod of the SDHCI host driver), unbind (the block driver is
+# unbound from the card through sysfs). Writers must end with an error,
+# nothing may hang or oops, and the block driver must unload afterwards.
+block_module() {
+	case $STACK in ours | ourblock) echo mmc_coalesce ;; *) echo mmc_block ;; esac
+}
+host_module() {
+	case $STACK in ours | ourhost) echo sdhci_coalesce ;; *) echo sdhci_pci ;; esac
+}
+
+scenario_remove() {
+	how=$(arg remove)
+	make_fs ext4 || return
+	kv remove="$how"
+	# a large buffered stream and a small fsync loop: both have writes
+	# held, queued and on the card when the card goes
+	(/bin/dd.coreutils if=/dev/zero of=/mnt/big bs=64K count=100000 \
+		status=none 2>/dev/null; echo $? >/tmp/rc.big) &
+	(i=0; while [ $i -lt 100000 ]; do
+		/bin/dd.coreutils if=/dev/urandom of=/mnt/s.$((i % 50)) bs=4K \
+			count=2 conv=fsync status=none 2>/dev/null || break
+		i=$((i + 1))
+	done; echo $i >/tmp/n.small; echo fail >/tmp/rc.small) &
+	marker 1
+	sleep 4
+	held=$(stat_now held_now)
+	kv held_at_removal="${held:-n/a}"
+	case $how in
+	eject | pci) say "REMOVE_NOW" ;;	# the host acts on this line
+	rmhost) rmmod "$(host_module)" 2>/tmp/rm.err &
+		;;
+	unbind)
+		card=$(basename "$(readlink -f /sys/block/mmcblk0/device)")
+		drv=$(basename "$(readlink -f /sys/block/mmcblk0/device/driver)")
+		echo "$card" >/sys/bus/mmc/drivers/"$drv"/unbind &
+		;;
+	*) fail remove_setup "unknown mmcc.remove='$how'"; return ;;
+	esac
+
+	i=0
+	while [ -e /sys/block/mmcblk0 ] && [ $i -lt 900 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -e /sys/block/mmcblk0 ]; then
+		fail remove_disk_gone "mmcblk0 still there 90 s after the removal"
+		return
+	fi
+	pass remove_disk_gone
+	kv disk_gone_after_ds=$i
+
+	# Both writers must notice and stop, with an error, in bounded time.
+	i=0
+	while { [ ! -e /tmp/rc.big ] || [ ! -e /tmp/rc.small ]; } && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -e /tmp/rc.big ] && [ -e /tmp/rc.small ]; then
+		pass remove_writers_finished
+	else
+		fail remove_writers_finished "a writer still runs 60 s after the removal"
+		ps
+	fi
+	if [ "$(cat /tmp/rc.big 2>/dev/null)" != 0 ]; then
+		pass remove_writer_saw_error
+	else
+		fail remove_writer_saw_error "the 6 GB dd ended without an error"
+	fi
+	kv small_files_written="$(cat /tmp/n.small 2>/dev/null)"
+
+	# Nothing stuck in uninterruptible sleep.
+	sleep 2
+	stuck=$(grep -l '^State:.*D (disk sleep)' /proc/[0-9]*/status 2>/dev/null | wc -l)
+	if [ "$stuck" = 0 ]; then
+		pass remove_no_stuck_task
+	else
+		fail remove_no_stuck_task "$stuck task(s) in D state"
+		grep -l '^State:.*D' /proc/[0-9]*/status
+	fi
+	umount /mnt 2>/dev/null || umount -l /mnt 2>/dev/null
+	wait
+	if rmmod "$(block_module)"; then
+		pass remove_block_module_unloads
+	else
+		fail remove_block_module_unloads "rmmod $(block_module) failed"
+	fi
+	kernel_clean remove_kernel_log_clean
+}

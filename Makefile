@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit qemu-test e500-test debug-test bench demo check clean
+.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench demo check clean
 
 all: modules
 
@@ -31,6 +31,10 @@ help:
 	@echo "make qemu-test  the QEMU scenarios (minutes)"
 	@echo "make e500-test  e500 kernel with our drivers built in, booted on ppce500"
 	@echo "make debug-test our stack on a KASAN/lockdep/kmemleak guest kernel (long)"
+	@echo "make lint       checkpatch --strict, W=1 and sparse on our code (a minute)"
+	@echo "make removal-test  card pulled, controller unplugged, rmmod, unbind under load (~6 min)"
+	@echo "make crash-test kill QEMU mid-write, reboot, check nothing fsynced was lost (~7 min)"
+	@echo "make soak       the same, 100 kill points per stack setting (~70 min)"
 	@echo "make bench      card-level benchmark table, every elevator (about 10 minutes)"
 	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
 	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
@@ -69,9 +73,21 @@ e500-test: deps
 debug-test: deps $(CARDTRACE)
 	@tests/check.sh debug
 
+lint: kernel
+	@tests/check.sh lint
+
+removal-test: guest
+	@tests/check.sh removal
+
+crash-test: guest
+	@tests/check.sh crash
+
+soak: guest
+	@tests/crash-tests.sh --soak 100
+
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit qemu e500
+	@tests/check.sh unit lint qemu e500 crash removal
 
 bench: guest $(CARDTRACE)
 	@tests/bench.sh

@@ -7,16 +7,39 @@
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
 #                    [--flavor debug]          (the debug guest kernel)
+#                    [--card FILE]             (boot on this existing image)
+#                    [--kill-after-marker SECONDS]
+#                    [--q35] [--qmp PATH]
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
 # sdhci trace events) and result.txt (the guest's "MMCC" lines).  Exit 0
 # when the guest finished and reported no failure, 1 on a reported
-# failure, 3 when QEMU had to be killed at the time limit.
+# failure, 3 when QEMU had to be killed at the time limit, 4 when it was
+# killed as --kill-after-marker asked.
+#
+# Crash and removal testing:
+#   --card FILE   use FILE as the card instead of a fresh sparse image in
+#                 DIR; it is neither created, truncated nor deleted, so a
+#                 second run can boot on what the first one left behind.
+#                 Its size must be one QEMU accepts (power of two);
+#                 --card-gib is ignored.
+#   --kill-after-marker SECONDS
+#                 once the console shows "MMCC MARKER 1", wait SECONDS
+#                 (fractional allowed) and SIGKILL QEMU: a power cut at
+#                 a chosen point of the workload.  The console log up to
+#                 the kill is kept; DIR/kill.txt records when the marker
+#                 was seen and when QEMU was killed.  Exit 4 when that
+#                 happened; if the guest finishes or dies first, the exit
+#                 code is the usual one.
+#   --q35         machine q35 instead of pc, with sdhci-pci (id sdhci0)
+#                 on a PCIe root port (id rp0), so that it can be removed.
+#   --qmp PATH    a QMP server on the unix socket PATH (server, no wait).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
 scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt= flavor=
+card_file= kill_after= q35=0 qmp=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -30,6 +53,10 @@ while [ $# -gt 0 ]; do
 	--no-trace) trace=0 ;;
 	--kopt) kopt=$2; shift ;;
 	--flavor) flavor=$2; shift ;;
+	--card) card_file=$2; shift ;;
+	--kill-after-marker) kill_after=$2; shift ;;
+	--q35) q35=1 ;;
+	--qmp) qmp=$2; shift ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -42,6 +69,17 @@ case $card_gib in
 1 | 2 | 4 | 8 | 16 | 32) ;;
 *) echo "run.sh: --card-gib must be a power of two from 1 to 32 (QEMU refuses other sizes)" >&2; exit 2 ;;
 esac
+if [ -n "$card_file" ] && [ ! -f "$card_file" ]; then
+	echo "run.sh: --card $card_file: no such file (it is never created here)" >&2
+	exit 2
+fi
+if [ -n "$kill_after" ]; then
+	# Whole or decimal seconds; turned into microseconds for the watcher.
+	[[ $kill_after =~ ^[0-9]+(\.[0-9]+)?$ ]] || {
+		echo "run.sh: --kill-after-marker wants seconds (e.g. 3 or 2.75), not '$kill_after'" >&2
+		exit 2
+	}
+fi
 
 kernel=$top/build/kernel-x86_64${flavor:+-$flavor}/arch/x86/boot/bzImage
 initrd=$top/build/initramfs-x86_64${flavor:+-$flavor}.cpio.gz
@@ -50,17 +88,25 @@ for f in "$kernel" "$initrd"; do
 done
 
 mkdir -p "$out"
-card=$out/card.img
-rm -f "$card" "$out/trace.log" "$out/console.log" "$out/result.txt"
-truncate -s "${card_gib}G" "$card"
+rm -f "$out/trace.log" "$out/console.log" "$out/result.txt" "$out/kill.txt"
+if [ -n "$card_file" ]; then
+	card=$card_file
+else
+	card=$out/card.img
+	rm -f "$card"
+	truncate -s "${card_gib}G" "$card"
+fi
 
-if [ "$scenario" = fio ]; then
+if [ "$scenario" = fio ] || [ "$scenario" = load ]; then
 	cat "$initrd" "$top/build/initramfs-x86_64-fio.cpio.gz" >"$out/initrd.gz"
 	initrd=$out/initrd.gz
 	fio_mem=256	# the fio archive itself lives in guest RAM
 fi
 
 cmdline="console=ttyS0 panic=-1 loglevel=4 mmcc.scenario=$scenario mmcc.stack=$stack mmcc.mem_mib=$mem"
+# q35: without MSI (not in the guest config) the firmware keeps PCIe
+# services for itself; pcie_ports=native lets pciehp drive the root port.
+[ "$q35" = 1 ] && cmdline+=" pcie_ports=native"
 [ -n "$elevator" ] && cmdline+=" mmcc.elevator=$elevator"
 [ -n "$args" ] && cmdline+=" mmcc.args=$args"
 [ -n "$kopt" ] && cmdline+=" $kopt"
@@ -72,19 +118,107 @@ if [ "$trace" = 1 ]; then
 		 -trace enable=sdcard_normal_command -trace enable=sdhci_adma_loop)
 fi
 
-set +e
-timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-	-M pc -accel tcg -smp 1 -m "$((mem + ${fio_mem:-0}))" -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	-device sdhci-pci \
-	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe \
-	-device sd-card,drive=card0 \
-	"${tracing[@]}" </dev/null >"$out/console.log" 2>&1
-rc=$?
-set -e
-rm -f "$card" "$out/initrd.gz"
+# The machine and where the SD host controller sits.  On q35 it goes
+# behind a PCIe root port so that it can be unplugged (device_del sdhci0).
+machine=(-M pc) host=(-device sdhci-pci) qmp_opt=()
+if [ "$q35" = 1 ]; then
+	# ACPI hotplug off: the guest's pciehp drives the root port natively
+	machine=(-M q35 -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off)
+	host=(-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,slot=1
+	      -device sdhci-pci,id=sdhci0,bus=rp0)
+fi
+[ -n "$qmp" ] && qmp_opt=(-qmp "unix:$qmp,server=on,wait=off")
 
-tr -d '\r' <"$out/console.log" | grep '^MMCC ' | sed 's/^MMCC //' >"$out/result.txt" || true
+# The card is cache=unsafe: QEMU never fsyncs the image, but every write
+# the card acknowledges is already in the host's page cache, so killing
+# QEMU (not the host) loses nothing the card acknowledged.
+qemu=(qemu-system-x86_64
+	"${machine[@]}" -accel tcg -smp 1 -m "$((mem + ${fio_mem:-0}))"
+	-nographic -no-reboot
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	"${host[@]}"
+	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe
+	-device sd-card,drive=card0
+	"${qmp_opt[@]}" "${tracing[@]}")
+
+usec() { # seconds (decimal) -> microseconds, without floating point
+	local s=$1 frac
+	case $s in
+	*.*) frac=${s#*.}000000; echo $(( ${s%%.*} * 1000000 + 10#${frac:0:6} )) ;;
+	*) echo $(( s * 1000000 )) ;;
+	esac
+}
+now_us() { local t=$EPOCHREALTIME; echo $(( ${t%.*} * 1000000 + 10#${t#*.} )); }
+
+# kill_watch PID: the QEMU in the background; SIGKILL it $kill_after s
+# after the console shows "MMCC MARKER 1", or at the time limit.
+# Sets watch_result to killed, timeout or exited.
+kill_watch() {
+	local pid=$1 t0 now marker_at= deadline= limit_at
+	t0=$(now_us)
+	limit_at=$(( t0 + limit * 1000000 ))
+	watch_result=exited
+	while kill -0 "$pid" 2>/dev/null; do
+		now=$(now_us)
+		if [ -z "$marker_at" ] &&
+		   grep -aqE $'^MMCC MARKER 1\r?$' "$out/console.log"; then
+			marker_at=$now
+			deadline=$(( now + $(usec "$kill_after") ))
+		fi
+		if [ -n "$marker_at" ] && [ "$now" -ge "$deadline" ]; then
+			kill -KILL "$pid" 2>/dev/null && watch_result=killed
+			{
+				echo "marker_seen_ms=$(( (marker_at - t0) / 1000 ))"
+				echo "kill_after_s=$kill_after"
+				echo "killed_after_marker_ms=$(( (now - marker_at) / 1000 ))"
+			} >"$out/kill.txt"
+			return
+		fi
+		if [ "$now" -ge "$limit_at" ]; then
+			kill -KILL "$pid" 2>/dev/null && watch_result=timeout
+			return
+		fi
+		# Poll finely only while the kill is near: console greps are
+		# not free on a 2-core machine running two guests.
+		if [ -n "$marker_at" ] && [ $(( deadline - now )) -lt 200000 ]; then
+			sleep 0.005
+		else
+			sleep 0.05
+		fi
+	done
+}
+
+set +e
+if [ -z "$kill_after" ]; then
+	timeout --kill-after=10 "$limit" "${qemu[@]}" </dev/null >"$out/console.log" 2>&1
+	rc=$?
+else
+	"${qemu[@]}" </dev/null >"$out/console.log" 2>&1 &
+	qpid=$!
+	# An interrupted run.sh must not leave a guest running.
+	trap 'kill -KILL $qpid 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
+	kill_watch "$qpid"
+	wait "$qpid" 2>/dev/null	# no "Killed" job notice: we did it
+	rc=$?
+	trap - EXIT INT TERM
+	[ "$watch_result" = timeout ] && rc=124
+fi
+set -e
+[ -n "$card_file" ] || rm -f "$card"
+rm -f "$out/initrd.gz"
+
+tr -d '\r' <"$out/console.log" | grep -a '^MMCC ' | sed 's/^MMCC //' >"$out/result.txt" || true
+if [ -n "$kill_after" ] && [ "$watch_result" = killed ]; then
+	# The kill can cut the console mid-line ("FSYNCED f12 3fa" or
+	# "DELETED f1" of f12): a last line without its newline is dropped.
+	if [ -s "$out/console.log" ] &&
+	   [ "$(tail -c 1 "$out/console.log" | od -An -c | tr -d ' ')" != '\n' ] &&
+	   tail -n 1 "$out/console.log" | grep -aq '^MMCC '; then
+		sed -i '$d' "$out/result.txt"
+	fi
+	exit 4
+fi
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run.sh: $scenario: QEMU killed after ${limit} s (hung guest?); see $out/console.log" >&2
 	exit 3

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run test suites and add up their results.
-# Usage: tests/check.sh [unit] [qemu] [e500]
+# Usage: tests/check.sh [unit] [lint] [qemu] [e500] [debug] [crash] [removal]
 #
 # Every suite prints its own last line "N passed, N failed"; a suite that
 # dies without one counts as one failure.  The last line of this script is
@@ -49,6 +49,15 @@ for what in "${@:-unit}"; do
 		;;
 	debug)
 		suite debug tests/debug-tests.sh
+		;;
+	lint)
+		suite lint tests/lint.sh
+		;;
+	removal)
+		suite removal tests/removal-tests.sh
+		;;
+	crash)
+		suite crash tests/crash-tests.sh
 		;;
 	*)
 		echo "check.sh: unknown suite group '$what'" >&2

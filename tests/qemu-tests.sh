@@ -98,6 +98,30 @@ trace_has_writes "$LAST_OUT" seed/$OURS
 # KUnit suites (reorder window; host driver registers and clock).
 scenario kunit $OURS 300 --no-trace
 
+# Odd card geometry: a 64 MiB SDSC card (byte addressing, the core's
+# guessed AU), then the same card told its AU is 256 MiB, four times the
+# card: everything is one AU, the window must still keep data intact.
+tiny=$runs/tiny-sdsc.img
+rm -f "$tiny"
+truncate -s 64M "$tiny"
+scenario smoke $OURS 300 --no-trace --card "$tiny"
+au=$(stat_of "$LAST_OUT" au_sectors)
+if [ -n "$au" ] && [ "$au" -gt 0 ]; then
+	ok "smoke/$OURS/tiny_sdsc_au_sectors"; echo "   (AU: $au sectors)"
+else
+	ko "smoke/$OURS/tiny_sdsc_au_sectors" "au_sectors=${au:-missing}"
+fi
+truncate -s 0 "$tiny"
+truncate -s 64M "$tiny"
+scenario smoke $OURS 300 --no-trace --card "$tiny" --args au_kb=262144
+au=$(stat_of "$LAST_OUT" au_sectors)
+if [ "$au" = 524288 ]; then
+	ok "smoke/$OURS/au_larger_than_card_taken"
+else
+	ko "smoke/$OURS/au_larger_than_card_taken" "au_sectors=${au:-missing}"
+fi
+rm -f "$tiny"
+
 # Reliability (Documentation/reliability.md): fault injection at 1, 5 and
 # 20 percent of data commands under a checksummed load, and fio with
 # verify; stock as the control.

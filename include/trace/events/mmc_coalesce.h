@@ -83,9 +83,10 @@ TRACE_EVENT(mmcc_issue,
 
 #endif /* _TRACE_MMC_COALESCE_H */
 
-/* Out of the kernel's include/: tell define_trace.h where we are. */
-#undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH trace/events
+/*
+ * define_trace.h includes <trace/events/mmc_coalesce.h> again; the
+ * Makefile puts this project's include/ on the path, in and out of tree.
+ */
 #undef TRACE_INCLUDE_FILE
 #define TRACE_INCLUDE_FILE mmc_coalesce
 #include <trace/define_trace.h>

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Removal under load (Documentation/reliability.md): the guest's "remove"
+# scenario writes through ext4 (a large stream and a small fsync loop),
+# then the card goes away while writes are held and in flight:
+#   eject   QEMU pulls the card out (QMP eject), as a user pulling it
+#   pci     the SDHCI controller is unplugged from a q35 PCIe root port
+#           (QMP device_del; the guest's pciehp removes it after its
+#           5-second attention-button delay)
+#   rmhost  rmmod of the host controller driver inside the guest
+#   unbind  the block driver is unbound from the card through sysfs
+# Each must end the writers with an error, leave no task stuck, print no
+# oops or warning, and let the block driver's module unload.
+# Ours on all four; the stock drivers as the control on eject and pci.
+# About 6 minutes.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=$top/build/runs
+. "$top/tests/results.sh"
+
+OURS=ours
+[ -e "$top/build/modules-x86_64/sdhci-coalesce.ko" ] || OURS=ourblock
+
+# removal HOW STACK
+removal() {
+	local how=$1 stack=$2 out sock pid i rc q35=() args=() reply
+	out=$runs/removal-$how-$stack
+	sock=$out/qmp.sock
+	mkdir -p "$out"
+	# a console log left from an earlier run must not trigger the removal
+	rm -f "$sock" "$out/console.log"
+	echo "-- remove=$how on the $stack stack (about a minute)"
+	[ "$how" = pci ] && q35=(--q35)
+	# ours: long hold and idle times, so that writes are held when the
+	# card goes (the guest reports how many: held_at_removal)
+	[ "$stack" = stock ] || args=(--args hold_ms=10000,idle_ms=1000)
+	"$top/qemu/run.sh" --scenario remove --stack "$stack" --out "$out" \
+		--no-trace --timeout 400 --qmp "$sock" "${q35[@]}" "${args[@]}" \
+		--kopt "mmcc.remove=$how" >"$out/run.log" 2>&1 &
+	pid=$!
+	if [ "$how" = eject ] || [ "$how" = pci ]; then
+		# Act when the guest says its writers are running.
+		i=0
+		while kill -0 $pid 2>/dev/null &&
+		      ! grep -aq '^MMCC REMOVE_NOW' "$out/console.log" 2>/dev/null; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		if grep -aq '^MMCC REMOVE_NOW' "$out/console.log" 2>/dev/null; then
+			if [ "$how" = eject ]; then
+				reply=$("$top/qemu/qmp.py" "$sock" eject \
+					'{"device": "card0", "force": true}' 2>&1)
+			else
+				reply=$("$top/qemu/qmp.py" "$sock" device_del \
+					'{"id": "sdhci0"}' 2>&1)
+			fi
+			if [ $? = 0 ]; then
+				ok "removal/$how/$stack/qmp_accepted"
+			else
+				ko "removal/$how/$stack/qmp_accepted" "$reply"
+			fi
+		fi
+	fi
+	wait $pid
+	rc=$?
+	guest_results "removal/$how/$stack" "$out/result.txt"
+	held=$(sed -n 's/^KV held_at_removal=//p' "$out/result.txt")
+	if [ "$stack" != stock ]; then
+		if [ "${held:-0}" -gt 0 ] 2>/dev/null; then
+			ok "removal/$how/$stack/writes_held_at_removal"
+		else
+			ko "removal/$how/$stack/writes_held_at_removal" "held_at_removal=${held:-missing}: the test did not exercise held writes"
+		fi
+	fi
+	case $rc in
+	0 | 1) grep -q '^DONE' "$out/result.txt" &&
+		ok "removal/$how/$stack/finished" ||
+		ko "removal/$how/$stack/finished" "guest did not finish (see $out/console.log)" ;;
+	*) ko "removal/$how/$stack/finished" "run.sh exit $rc (see $out/console.log)" ;;
+	esac
+}
+
+for how in eject pci rmhost unbind; do
+	removal $how $OURS
+done
+removal eject stock
+removal pci stock
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

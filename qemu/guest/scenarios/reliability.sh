@@ -94,6 +94,7 @@ scenario_faults() {
 	for p in $(echo "$probs" | tr ',' ' '); do
 		r0=$(stat_now retries)
 		e0=$(stat_now errors)
+		x0=$(stat_now resets)
 		echo "$p" >"$fi_dir/probability"
 		BLKCHECK_STATE=/tmp/state.$p $B stress $DEV "$secs" $seed |
 			rename_results "p$p"
@@ -104,7 +105,7 @@ scenario_faults() {
 		if [ -r $STATS_FILE ]; then
 			kv faults_p$p retries=$(($(stat_now retries) - r0)) \
 				errors=$(($(stat_now errors) - e0)) \
-				resets="$(stat_now resets)"
+				resets=$(($(stat_now resets) - x0))
 			stats_consistent "faults_stats_consistent_p$p"
 		fi
 		seed=$((seed + 1))

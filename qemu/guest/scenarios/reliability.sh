@@ -215,9 +215,16 @@ scenario_remove() {
 		pass remove_writers_killable
 	fi
 
-	# Nothing left in uninterruptible sleep.
-	sleep 1
-	stuck=$(grep -l '^State:.*D (disk sleep)' /proc/[0-9]*/status 2>/dev/null | wc -l)
+	# Nothing left in uninterruptible sleep. The removal itself may still
+	# be finishing (pciehp sleeps a second after it powers the slot off,
+	# uninterruptibly), so a task counts as stuck only after 15 s.
+	i=0
+	while :; do
+		stuck=$(grep -l '^State:.*D (disk sleep)' /proc/[0-9]*/status 2>/dev/null | wc -l)
+		[ "$stuck" = 0 ] || [ $i -ge 15 ] && break
+		sleep 1
+		i=$((i + 1))
+	done
 	if [ "$stuck" = 0 ]; then
 		pass remove_no_stuck_task
 	else

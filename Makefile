@@ -32,7 +32,7 @@ help:
 	@echo "make e500-test  e500 kernel with our drivers built in, booted on ppce500"
 	@echo "make debug-test our stack on a KASAN/lockdep/kmemleak guest kernel (long)"
 	@echo "make lint       checkpatch --strict, W=1 and sparse on our code (a minute)"
-	@echo "make removal-test  card pulled, controller unplugged, rmmod, unbind under load (~6 min)"
+	@echo "make removal-test  card pulled, controller unplugged, rmmod, unbind under load (~3 min)"
 	@echo "make crash-test kill QEMU mid-write, reboot, check nothing fsynced was lost (~7 min)"
 	@echo "make soak       the same, 100 kill points per stack setting (~70 min)"
 	@echo "make bench      card-level benchmark table, every elevator (about 10 minutes)"

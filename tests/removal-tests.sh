@@ -11,7 +11,7 @@
 # Each must end the writers with an error, leave no task stuck, print no
 # oops or warning, and let the block driver's module unload.
 # Ours on all four; the stock drivers as the control on eject and pci.
-# About 6 minutes.
+# About 3 minutes.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs

@@ -17,9 +17,11 @@ rename_results() {
 }
 
 # kernel_clean NAME: nothing in the kernel log that means a bug or a hang
+# (KASAN reports start with "BUG: KASAN"; lockdep's with the kind of bug)
+KERNEL_BAD='BUG:|WARNING:|Oops|blocked for more than|INFO: task|possible circular locking|inconsistent lock state|possible recursive locking'
 kernel_clean() {
-	if dmesg | grep -E -q 'BUG:|WARNING:|Oops|hung_task|blocked for more than|KASAN|lockdep|possible circular|INFO: task'; then
-		fail "$1" "kernel log: $(dmesg | grep -E -m1 'BUG:|WARNING:|Oops|hung_task|blocked for more than|KASAN|lockdep|possible circular|INFO: task')"
+	if dmesg | grep -E -q "$KERNEL_BAD"; then
+		fail "$1" "kernel log: $(dmesg | grep -E -m1 "$KERNEL_BAD")"
 	else
 		pass "$1"
 	fi

@@ -63,8 +63,7 @@ stats_consistent() {
 
 # Diagnostics (mmcc.sample=SECONDS): every SECONDS, the dirty and writeback
 # page counts and the CPU time of the writer, the flusher and our issuer, as
-# "MMCC SAMPLE" lines; with trace_event=writeback:balance_dirty_pages on the
-# command line, the total dirty-throttling pause at the end.
+# "MMCC SAMPLE" lines.
 cpu_ticks() { # $1: comm prefix; user+system ticks summed over the matches
 	t=0
 	for s in /proc/[0-9]*/stat; do
@@ -97,15 +96,6 @@ stop_sampler() {
 	kill "$SAMPLER" 2>/dev/null
 	wait "$SAMPLER" 2>/dev/null
 	SAMPLER=
-	tr=/sys/kernel/debug/tracing/trace
-	grep -q balance_dirty_pages $tr 2>/dev/null || return 0
-	awk '/balance_dirty_pages/ {
-		for (i = 1; i <= NF; i++) if ($i ~ /^paused=/) {
-			split($i, a, "="); n++; s += a[2] }
-		for (i = 1; i <= NF; i++) if ($i ~ /^pause=/) {
-			split($i, a, "="); p += a[2] } }
-		END { printf "KV bdp_events=%d bdp_paused_ms=%d bdp_pause_ms=%d\n", n, s, p }' \
-		$tr | while read -r l; do say "$l"; done
 }
 
 # end_workload KIB: sync, mark the end, report the guest-side speed from t0

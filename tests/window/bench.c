@@ -86,7 +86,7 @@ static double run_engine(u32 window)
 		rwin_add_write(w, wr, i);
 		while (rwin_pop(w, &cmd, i)) {
 			sink += cmd.nr_writes;
-			rwin_complete(w, i);
+			rwin_complete(w, cmd.nr_writes, i);
 		}
 	}
 	t1 = now_ns();

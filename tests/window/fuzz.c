@@ -54,7 +54,7 @@ static void fz_pop(struct fz *f)
 
 	if (!rwin_pop(&f->win, &cmd, f->now))
 		return;
-	f->inflight++;
+	f->inflight += cmd.nr_writes;
 	FZ_ASSERT(cmd.nr_extents && cmd.nr_extents <= f->p.max_extents);
 	wr = list_first_entry(&cmd.writes, struct rwin_write, link);
 	for (e = 0; e < cmd.nr_extents; e++) {
@@ -164,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		case 5:
 			if (f->inflight) {
 				f->inflight--;
-				rwin_complete(&f->win, f->now);
+				rwin_complete(&f->win, 1, f->now);
 			}
 			break;
 		case 6:

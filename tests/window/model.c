@@ -30,8 +30,21 @@
 #define US(x)	((u64)(x) * 1000)
 #define MS(x)	((u64)(x) * 1000 * 1000)
 
+/* Merges join writes of different ages: each part keeps its own. */
+#define MODEL_PIECES	8
+
+struct piece {
+	sector_t start;
+	u32 sectors;
+	u64 seq;
+	u64 arrival;
+	bool held;	/* its data sits in the window */
+};
+
 struct slot {
 	struct rwin_write w;
+	struct piece piece[MODEL_PIECES];
+	u32 nr_pieces;
 	u64 seq;
 	bool busy;
 	bool held;
@@ -57,7 +70,7 @@ struct model {
 	sector_t data_ptr;
 	sector_t hot[8];
 	u64 mean_dt;
-	u64 written, read_checks, cmds, rewrites, rewrites_held;
+	u64 written, read_checks, cmds, rewrites, rewrites_held, merges;
 	long failures;
 };
 
@@ -166,16 +179,31 @@ static void model_emit(struct model *m, struct rwin_write *wr)
 	struct slot *s = (struct slot *)wr;
 	sector_t i;
 
+	u64 covered = 0;
+	u32 k;
+
 	MCHECK(m, s->busy && !s->emitted);
 	s->emitted = true;
-	m->written++;
-	for (i = wr->start; i < wr->start + wr->sectors; i++) {
-		/* A newer overlapping write must not have gone first. */
-		MCHECK(m, m->emitted_seq[i] <= s->seq);
-		m->emitted_seq[i] = s->seq + 1;
-		MCHECK(m, m->pending[i] > 0);
-		m->pending[i]--;
+	m->written += s->nr_pieces;
+	for (k = 0; k < s->nr_pieces; k++) {
+		struct piece *pc = &s->piece[k];
+
+		MCHECK(m, pc->start >= wr->start &&
+			  pc->start + pc->sectors <= wr->start + wr->sectors);
+		/* No part of a merged write stays held past its own hold. */
+		if (pc->held && s->held)
+			MCHECK(m, wr->released_ns - pc->arrival <=
+				  m->p.hold_ns);
+		covered += pc->sectors;
+		for (i = pc->start; i < pc->start + pc->sectors; i++) {
+			/* A newer overlapping write must not have gone first. */
+			MCHECK(m, m->emitted_seq[i] <= pc->seq);
+			m->emitted_seq[i] = pc->seq + 1;
+			MCHECK(m, m->pending[i] > 0);
+			m->pending[i]--;
+		}
 	}
+	MCHECK(m, covered == wr->sectors);
 	if (s->held)
 		MCHECK(m, wr->released_ns - wr->arrival_ns <= m->p.hold_ns);
 }
@@ -234,7 +262,7 @@ static void card_complete(struct model *m)
 	list_for_each_entry_safe(wr, next, &m->cur.writes, link)
 		slot_put(m, (struct slot *)wr);
 	m->card_busy = false;
-	rwin_complete(&m->win, m->now);
+	rwin_complete(&m->win, m->cur.nr_writes, m->now);
 }
 
 static u64 cmd_cost(const struct rwin_cmd *cmd)
@@ -372,11 +400,14 @@ static void model_write(struct model *m)
 	if (rnd_below(m, 20) == 0)
 		s->w.flags |= RWIN_F_META;
 	s->seq = m->seq++;
+	s->piece[0] = (struct piece){ start, sectors, s->seq, m->now, false };
+	s->nr_pieces = 1;
 	for (r = 0; r < sectors; r++)
 		m->pending[start + r]++;
 
 	held = rwin_add_write(&m->win, &s->w, m->now);
 	s->held = held;
+	s->piece[0].held = held;
 	if (older && start == older->w.start && sectors == older->w.sectors) {
 		m->rewrites++;
 		m->rewrites_held += held;
@@ -401,6 +432,117 @@ static void model_write(struct model *m)
 	if (s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH))
 		MCHECK(m, !held);
 	model_bounds(m);
+}
+
+/* A random slot whose write the engine would let grow. */
+static struct slot *model_pick_mergeable(struct model *m)
+{
+	u32 i, from = (u32)rnd_below(m, m->nr_slots);
+
+	for (i = 0; i < m->nr_slots; i++) {
+		struct slot *s = &m->slots[(from + i) % m->nr_slots];
+
+		if (s->busy && !s->emitted && rwin_mergeable(&s->w) &&
+		    s->nr_pieces < MODEL_PIECES)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * The block layer merges a new bio into a write the engine knows, in
+ * front or behind, as an I/O scheduler's bio_merge does: only when
+ * rwin_may_grow() agrees, then rwin_grow().
+ */
+static void model_bio_merge(struct model *m)
+{
+	struct slot *s = model_pick_mergeable(m);
+	u32 len = 1 + (u32)rnd_below(m, 2 * m->p.small_sectors + 1), r;
+	sector_t start, bio;
+	u32 flags = 0;
+	bool front = rnd_below(m, 2);
+
+	if (!s || s->w.sectors + len > m->p.max_sectors)
+		return;
+	if (front && s->w.start < len)
+		return;
+	bio = front ? s->w.start - len : s->w.start + s->w.sectors;
+	if (bio + len > m->dev_sectors)
+		return;
+	start = front ? bio : s->w.start;
+	if (!rwin_may_grow(&m->win, &s->w, start, s->w.sectors + len))
+		return;
+	if (rnd_below(m, 10) == 0)
+		flags |= RWIN_F_SYNC;
+	s->piece[s->nr_pieces++] = (struct piece){ bio, len, m->seq++, m->now,
+						   false };
+	for (r = 0; r < len; r++)
+		m->pending[bio + r]++;
+	rwin_grow(&m->win, &s->w, start, s->w.sectors + len, flags, m->now);
+	MCHECK(m, s->w.start == start);
+	if (s->w.state == RWIN_ST_HELD) {
+		MCHECK(m, !flags);
+		MCHECK(m, s->w.sectors <= m->p.small_sectors ||
+			  s->w.sectors <= m->p.backward_max_sectors);
+		s->held = true;
+		s->piece[s->nr_pieces - 1].held = true;
+	}
+	m->merges++;
+}
+
+/*
+ * Two writes the engine knows merge into one (rwin_may_merge(), then
+ * rwin_merge()); the one that goes away frees its tag.
+ */
+static void model_req_merge(struct model *m)
+{
+	struct slot *s = model_pick_mergeable(m), *g;
+	struct rwin_write *other, *into, *gone;
+	u32 k;
+
+	if (!s)
+		return;
+	if (rnd_below(m, 2)) {
+		other = rwin_find_start(&m->win, s->w.start + s->w.sectors);
+		into = &s->w;
+		gone = other;
+	} else {
+		other = rwin_find_end(&m->win, s->w.start);
+		into = other;
+		gone = &s->w;
+	}
+	if (!other || other == &s->w ||
+	    into->sectors + gone->sectors > m->p.max_sectors ||
+	    !rwin_may_merge(&m->win, into, gone, into->start,
+			    into->sectors + gone->sectors))
+		return;
+	g = (struct slot *)gone;
+	s = (struct slot *)into;
+	if (s->nr_pieces + g->nr_pieces > MODEL_PIECES)
+		return;
+	for (k = 0; k < g->nr_pieces; k++)
+		s->piece[s->nr_pieces++] = g->piece[k];
+	rwin_merge(&m->win, into, gone, into->start,
+		   into->sectors + gone->sectors, 0, m->now);
+	MCHECK(m, gone->state == RWIN_ST_OUT);
+	/*
+	 * The parts that came with @gone: unless the merged write is still
+	 * held (then it carries the older arrival of the two, checked when
+	 * it leaves), their hold ended when @gone left the window, which
+	 * must have been within their hold time.
+	 */
+	for (k = s->nr_pieces - g->nr_pieces; k < s->nr_pieces; k++) {
+		if (!s->piece[k].held || into->state == RWIN_ST_HELD)
+			continue;
+		MCHECK(m, gone->released_ns - s->piece[k].arrival <=
+			  m->p.hold_ns);
+		s->piece[k].held = false;
+	}
+	/* Still held: it now carries the older arrival of the two. */
+	if (into->state == RWIN_ST_HELD)
+		s->held = true;
+	slot_put(m, g);
+	m->merges++;
 }
 
 static void model_read(struct model *m)
@@ -434,8 +576,20 @@ static void model_read(struct model *m)
 
 static void model_consistency(struct model *m)
 {
+	struct rwin_write *wr;
 	u32 i, held = 0;
-	u64 bytes = 0;
+	u64 bytes = 0, last = 0;
+
+	/* The held FIFO is in arrival order, and its head is a chain head. */
+	list_for_each_entry(wr, &m->win.held_fifo, link) {
+		MCHECK(m, wr->arrival_ns >= last);
+		last = wr->arrival_ns;
+	}
+	if (m->win.held_count) {
+		wr = list_first_entry(&m->win.held_fifo, struct rwin_write,
+				      link);
+		MCHECK(m, !RB_EMPTY_NODE(&wr->node));
+	}
 
 	for (i = 0; i < m->nr_slots; i++) {
 		struct slot *s = &m->slots[i];
@@ -489,14 +643,18 @@ int model_check(unsigned long long seed, long ops, int config)
 		} else if (kind < 716) {
 			rwin_drain(&m->win, m->now);
 			MCHECK(m, m->win.held_count == 0);
-		} else if (kind < 720) {
+		} else if (kind < 740) {
+			model_bio_merge(m);
+		} else if (kind < 760) {
+			model_req_merge(m);
+		} else if (kind < 764) {
 			/* A quiet spell: the timers must empty the window. */
 			advance(m, m->now + m->p.hold_ns + m->p.idle_ns + MS(100));
 			MCHECK(m, m->win.held_count == 0);
 		}
 		card_kick(m);
 		model_bounds(m);
-		if ((op & 1023) == 0)
+		if ((op & 1023) == 0 || getenv("RWIN_MODEL_PARANOID"))
 			model_consistency(m);
 		stall = m->nr_free ? 0 : stall + 1;
 		MCHECK(m, stall < 100000);
@@ -519,7 +677,7 @@ int model_check(unsigned long long seed, long ops, int config)
 
 	if (getenv("RWIN_VERBOSE"))
 		fprintf(stderr,
-			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu chained, %llu/%llu rewrites held, %llu merges, max hold %llu us\n",
+			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu chained, %llu/%llu rewrites held, %llu merges (%llu by the block layer), max hold %llu us\n",
 			config, seed, op, (unsigned long long)m->seq,
 			(unsigned long long)m->cmds,
 			(unsigned long long)m->win.stats.holds,
@@ -527,6 +685,7 @@ int model_check(unsigned long long seed, long ops, int config)
 			(unsigned long long)m->rewrites_held,
 			(unsigned long long)m->rewrites,
 			(unsigned long long)m->win.stats.merges,
+			(unsigned long long)m->merges,
 			(unsigned long long)m->win.stats.max_hold_ns / 1000);
 
 	ret = m->failures ? 1 : 0;

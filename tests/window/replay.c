@@ -162,7 +162,7 @@ static void card_done(struct sim *s)
 			s->tags_used--;
 		}
 		s->cmd_active = false;
-		rwin_complete(&s->win, s->now);
+		rwin_complete(&s->win, s->cmd.nr_writes, s->now);
 	}
 }
 

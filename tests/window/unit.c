@@ -66,7 +66,7 @@ static const char *pop(u64 now)
 				"%s%llu+%u", i ? " " : "",
 				(unsigned long long)cmd.ext[i].start,
 				cmd.ext[i].sectors);
-	rwin_complete(&win, now);
+	rwin_complete(&win, cmd.nr_writes, now);
 	return rendered;
 }
 
@@ -567,7 +567,7 @@ static void test_rewrite_order(void)
 		it = list_first_entry(&cmd.writes, struct rwin_write, link);
 		CHECK(it == want[i]);
 		CHECK(it->reason == RWIN_REL_DRAIN);
-		rwin_complete(&win, 0);
+		rwin_complete(&win, cmd.nr_writes, 0);
 	}
 	CHECK(!rwin_pop(&win, &cmd, 0));
 }
@@ -694,6 +694,196 @@ static void test_rewrite_bounds(void)
 	CHECK_STR(pop(MS(1000)), "8+8");
 }
 
+/* ---- merges reported by the caller's block layer ---- */
+
+static struct rwin_write *add_wr(sector_t sector, u32 sectors, u32 flags,
+				 u64 now)
+{
+	struct rwin_write *wr = wr_new(sector, sectors, flags);
+
+	wr->arrival_ns = now;
+	rwin_add_write(&win, wr, now);
+	return wr;
+}
+
+/* A held write that grows by a small bio stays held, bytes counted. */
+static void test_grow_stays_held(void)
+{
+	struct rwin_write *a;
+
+	setup();
+	start();
+	a = add_wr(100, 8, 0, 0);
+	CHECK(a->state == RWIN_ST_HELD);
+	CHECK(rwin_find_end(&win, 108) == a);
+	CHECK(rwin_find_start(&win, 100) == a);
+	CHECK(rwin_may_grow(&win, a, 100, 16));
+	rwin_grow(&win, a, 100, 16, 0, 1);
+	CHECK(a->state == RWIN_ST_HELD);
+	CHECK(win.held_bytes == 16 * 512);
+	/* a front merge moves its start: the tree must follow */
+	rwin_grow(&win, a, 92, 24, 0, 2);
+	CHECK(rwin_find_start(&win, 92) == a);
+	CHECK(rwin_find_start(&win, 100) == NULL);
+	rwin_drain(&win, 3);
+	CHECK(strcmp(pop(3), "92+24") == 0);
+}
+
+/* Grown past what may be held (data joined it): it leaves, as one write. */
+static void test_grow_leaves(void)
+{
+	struct rwin_write *a;
+
+	setup();
+	start();
+	a = add_wr(100, 8, 0, 0);
+	rwin_grow(&win, a, 100, 8 + 1024, 0, 1);
+	CHECK(a->state == RWIN_ST_QUEUED);
+	CHECK(win.held_count == 0 && win.held_bytes == 0);
+	CHECK(win.stats.released[RWIN_REL_ATTACH] == 1);
+	CHECK(win.stats.grow_released == 1);
+	CHECK(strcmp(pop(1), "100+1032") == 0);
+}
+
+/* A sync bio merged into a held write: somebody waits, it goes. */
+static void test_grow_sync(void)
+{
+	struct rwin_write *a;
+
+	setup();
+	start();
+	a = add_wr(100, 8, 0, 0);
+	rwin_grow(&win, a, 100, 16, RWIN_F_SYNC, 1);
+	CHECK(a->state == RWIN_ST_QUEUED);
+	CHECK(win.stats.released[RWIN_REL_SYNC] == 1);
+}
+
+/* No growth over another write; a chained head is not mergeable. */
+static void test_may_grow_refuses(void)
+{
+	struct rwin_write *a, *b;
+
+	setup();
+	start();
+	a = add_wr(100, 8, 0, 0);
+	b = add_wr(116, 8, 0, 1);
+	CHECK(b->state == RWIN_ST_HELD);
+	CHECK(!rwin_may_grow(&win, a, 100, 24));
+	CHECK(rwin_may_grow(&win, a, 100, 16));
+	add_wr(100, 8, 0, 2);		/* a rewrite of a: chained */
+	CHECK(!rwin_mergeable(a));
+	CHECK(!rwin_may_grow(&win, a, 100, 16));
+	CHECK(rwin_find_end(&win, 108) == NULL);
+	CHECK(!rwin_may_grow(&win, a, 100, 0));
+}
+
+/* Held + queued data that touches it: one queued write where data was. */
+static void test_merge_held_into_data(void)
+{
+	struct rwin_write *a, *d;
+
+	setup();
+	start();
+	a = add_wr(100, 8, 0, 0);
+	d = add_wr(108, 1000, 0, 1);
+	CHECK(d->state == RWIN_ST_QUEUED);
+	CHECK(rwin_may_merge(&win, a, d, 100, 1008));
+	rwin_merge(&win, a, d, 100, 1008, 0, 2);
+	CHECK(d->state == RWIN_ST_OUT);
+	CHECK(a->state == RWIN_ST_QUEUED);
+	CHECK(win.queued_count == 1 && win.held_count == 0);
+	CHECK(strcmp(pop(2), "100+1008") == 0);
+	CHECK(strcmp(pop(2), "-") == 0);
+}
+
+/* Two held writes merge and stay held; a third one may not be skipped. */
+static void test_merge_held_held(void)
+{
+	struct rwin_write *a, *b;
+
+	setup();
+	start();
+	a = add_wr(100, 8, 0, 0);
+	b = add_wr(108, 8, 0, 1);
+	CHECK(rwin_may_merge(&win, a, b, 100, 16));
+	rwin_merge(&win, a, b, 100, 16, 0, 2);
+	CHECK(a->state == RWIN_ST_HELD && b->state == RWIN_ST_OUT);
+	CHECK(win.held_count == 1 && win.held_bytes == 16 * 512);
+	rwin_drain(&win, 3);
+	CHECK(strcmp(pop(3), "100+16") == 0);
+	CHECK(strcmp(pop(3), "-") == 0);
+}
+
+/*
+ * The held write taken in has a newer rewrite held behind it: the rewrite
+ * goes right after the merged write, not before it.
+ */
+static void test_merge_keeps_rewrite_after(void)
+{
+	struct rwin_write *d, *h, *h2;
+
+	setup();
+	start();
+	d = add_wr(8192, 100, 0, 0);	/* 50 KiB: passes */
+	h = add_wr(8292, 8, 0, 1);
+	h2 = add_wr(8292, 8, 0, 2);
+	CHECK(d->state == RWIN_ST_QUEUED && h->state == RWIN_ST_HELD);
+	CHECK(h2->state == RWIN_ST_HELD);
+	CHECK(!rwin_may_merge(&win, d, h, 8192, 108));
+	/* the block layer merged anyway: order must still hold */
+	rwin_merge(&win, d, h, 8192, 108, 0, 3);
+	CHECK(h->state == RWIN_ST_OUT && h2->state == RWIN_ST_QUEUED);
+	CHECK(strcmp(pop(3), "8192+108") == 0);
+	CHECK(strcmp(pop(3), "8292+8") == 0);
+}
+
+/* A queued write grows over a held one: the older held write goes first. */
+static void test_grow_over_held(void)
+{
+	struct rwin_write *d, *h;
+
+	setup();
+	start();
+	h = add_wr(8300, 8, 0, 0);
+	d = add_wr(8192, 100, 0, 1);
+	CHECK(!rwin_may_grow(&win, d, 8192, 200));
+	rwin_grow(&win, d, 8192, 200, 0, 2);
+	CHECK(h->state == RWIN_ST_QUEUED);
+	CHECK(strcmp(pop(2), "8300+8") == 0);
+	CHECK(strcmp(pop(2), "8192+200") == 0);
+}
+
+/* NOHOLD writes (swap, discard) pass and release only what they overlap. */
+static void test_nohold(void)
+{
+	setup();
+	start();
+	CHECK(add(100, 8, 0, 0));
+	CHECK(add(9000, 8, 0, 0));
+	CHECK(!add(104, 8, RWIN_F_NOHOLD, 1));
+	CHECK(win.held_count == 1);
+	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 1);
+}
+
+/* rwin_set_params: only on an empty window, and it forgets AU positions. */
+static void test_set_params(void)
+{
+	struct rwin_params p;
+
+	setup();
+	start();
+	CHECK(add(100, 8, 0, 0));
+	p = prm;
+	p.au_sectors = 2048;
+	CHECK(rwin_set_params(&win, &p) == -EINVAL);
+	rwin_drain(&win, 1);
+	CHECK(rwin_set_params(&win, &p) == 0);
+	CHECK(win.p.au_sectors == 2048);
+	p.max_extents = 0;
+	CHECK(rwin_set_params(&win, &p) == -EINVAL);
+	CHECK(win.p.max_extents == prm.max_extents);
+}
+
 static const struct harness_case unit_cases[] = {
 	{ "defaults", test_defaults },
 	{ "bad_params", test_bad_params },
@@ -729,6 +919,16 @@ static const struct harness_case unit_cases[] = {
 	{ "rewrite_attach", test_rewrite_attach },
 	{ "rewrite_release", test_rewrite_release },
 	{ "rewrite_bounds", test_rewrite_bounds },
+	{ "grow_stays_held", test_grow_stays_held },
+	{ "grow_leaves", test_grow_leaves },
+	{ "grow_sync", test_grow_sync },
+	{ "may_grow_refuses", test_may_grow_refuses },
+	{ "merge_held_into_data", test_merge_held_into_data },
+	{ "merge_held_held", test_merge_held_held },
+	{ "merge_keeps_rewrite_after", test_merge_keeps_rewrite_after },
+	{ "grow_over_held", test_grow_over_held },
+	{ "nohold", test_nohold },
+	{ "set_params", test_set_params },
 };
 
 void unit_tests(const struct harness_case **cases, int *nr)

@@ -39,6 +39,7 @@
 #include <linux/interval_tree_generic.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/string.h>
 
 #include "reorder_window.h"
 
@@ -108,13 +109,30 @@ void rwin_params_init(struct rwin_params *p)
 	p->flush_release = true;
 	p->attach_ahead = false;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_params_init, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_params_init, COALESCE_IOSCHED);
+
+static bool rwin_params_valid(const struct rwin_params *p)
+{
+	return p->au_sectors && p->max_sectors && p->max_segs &&
+	       p->max_extents && p->max_extents <= RWIN_MAX_EXTENTS &&
+	       p->window_reqs <= RWIN_MAX_WINDOW_REQS;
+}
+
+int rwin_set_params(struct rwin_window *w, const struct rwin_params *p)
+{
+	if (!rwin_params_valid(p) || w->held_count)
+		return -EINVAL;
+	/* AU numbers of another AU size mean nothing: forget them. */
+	if (p->au_sectors != w->p.au_sectors)
+		memset(w->au_pos, 0, sizeof(w->au_pos));
+	w->p = *p;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(rwin_set_params, COALESCE_IOSCHED);
 
 int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 {
-	if (!p->au_sectors || !p->max_sectors || !p->max_segs ||
-	    !p->max_extents || p->max_extents > RWIN_MAX_EXTENTS ||
-	    p->window_reqs > RWIN_MAX_WINDOW_REQS)
+	if (!rwin_params_valid(p))
 		return -EINVAL;
 
 	*w = (struct rwin_window){ };
@@ -125,7 +143,7 @@ int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 	INIT_LIST_HEAD(&w->queue);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_init, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_init, COALESCE_IOSCHED);
 
 /* ---- AU write positions ------------------------------------------------ */
 
@@ -234,8 +252,8 @@ static void rwin_held_account(struct rwin_window *w, struct rwin_write *wr)
 		w->stats.max_held_bytes = w->held_bytes;
 }
 
-/* @wr overlaps no held write: it starts a chain of its own. */
-static void rwin_held_insert(struct rwin_window *w, struct rwin_write *wr)
+/* Put @wr in the held tree by its start; it overlaps no other head. */
+static void rwin_held_link(struct rwin_window *w, struct rwin_write *wr)
 {
 	struct rb_node **link = &w->held.rb_node, *parent = NULL;
 
@@ -250,6 +268,12 @@ static void rwin_held_insert(struct rwin_window *w, struct rwin_write *wr)
 	}
 	rb_link_node(&wr->node, parent, link);
 	rb_insert_color(&wr->node, &w->held);
+}
+
+/* @wr overlaps no held write: it starts a chain of its own. */
+static void rwin_held_insert(struct rwin_window *w, struct rwin_write *wr)
+{
+	rwin_held_link(w, wr);
 	INIT_LIST_HEAD(&wr->chain);
 	rwin_held_account(w, wr);
 }
@@ -330,7 +354,7 @@ bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors)
 	return rwin_qtree_iter_first(&w->queued, start,
 				     start + sectors - 1) != NULL;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_overlaps_queued, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_overlaps_queued, COALESCE_IOSCHED);
 
 /* ---- releases ----------------------------------------------------------- */
 
@@ -459,7 +483,7 @@ void rwin_expire(struct rwin_window *w, u64 now)
 	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) <= now)
 		rwin_release_all(w, RWIN_REL_IDLE, now);
 }
-EXPORT_SYMBOL_NS_GPL(rwin_expire, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_expire, COALESCE_IOSCHED);
 
 u64 rwin_next_deadline(const struct rwin_window *w)
 {
@@ -478,7 +502,7 @@ u64 rwin_next_deadline(const struct rwin_window *w)
 	}
 	return next;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_next_deadline, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_next_deadline, COALESCE_IOSCHED);
 
 /* ---- arrivals ----------------------------------------------------------- */
 
@@ -563,6 +587,7 @@ static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 {
 	u32 urgent = wr->flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH);
+	u32 nohold = urgent | (wr->flags & RWIN_F_NOHOLD);
 	struct rwin_write *over;
 	bool backward, same;
 
@@ -597,13 +622,13 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	 * older writes go first, and this one follows them.
 	 */
 	over = rwin_held_overlap(w, wr, &same);
-	if (over && (urgent || !same)) {
+	if (over && (nohold || !same)) {
 		rwin_release_overlap(w, wr->start, rwin_end(wr),
 				     RWIN_REL_OVERLAP, now);
 		over = NULL;
 	}
 
-	if (!urgent && rwin_may_hold(w, wr, over, &backward)) {
+	if (!nohold && rwin_may_hold(w, wr, over, &backward)) {
 		rwin_make_room(w, wr, now);
 		/* Making room may have released the write it rewrites. */
 		if (!over || over->state == RWIN_ST_HELD) {
@@ -624,7 +649,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	w->stats.passed++;
 	return false;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_add_write, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_add_write, COALESCE_IOSCHED);
 
 bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 {
@@ -637,7 +662,7 @@ bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 	}
 	return false;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_read, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_read, COALESCE_IOSCHED);
 
 void rwin_flush(struct rwin_window *w, u64 now)
 {
@@ -646,13 +671,13 @@ void rwin_flush(struct rwin_window *w, u64 now)
 	if (w->p.flush_release)
 		rwin_release_all(w, RWIN_REL_FLUSH, now);
 }
-EXPORT_SYMBOL_NS_GPL(rwin_flush, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_flush, COALESCE_IOSCHED);
 
 void rwin_drain(struct rwin_window *w, u64 now)
 {
 	rwin_release_all(w, RWIN_REL_DRAIN, now);
 }
-EXPORT_SYMBOL_NS_GPL(rwin_drain, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_drain, COALESCE_IOSCHED);
 
 /* ---- commands ----------------------------------------------------------- */
 
@@ -848,21 +873,249 @@ bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 	else
 		rwin_pop_data(w, head, cmd, now);
 
-	w->inflight++;
+	w->inflight += cmd->nr_writes;
 	w->stats.commands++;
 	w->stats.extents += cmd->nr_extents;
 	return true;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_pop, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_pop, COALESCE_IOSCHED);
 
-void rwin_complete(struct rwin_window *w, u64 now)
+void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now)
 {
-	if (w->inflight)
-		w->inflight--;
+	w->inflight -= nr_writes < w->inflight ? nr_writes : w->inflight;
 	if (rwin_device_idle(w))
 		w->idle_since_ns = now;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_complete, MMC_COALESCE);
+EXPORT_SYMBOL_NS_GPL(rwin_complete, COALESCE_IOSCHED);
 
-MODULE_DESCRIPTION("Reorder window: AU-aware write hold/release policy for SD cards");
-MODULE_LICENSE("GPL");
+/* ---- merges done by the caller's block layer ---------------------------- */
+
+static u32 rwin_release_overlap_at(struct rwin_window *w, sector_t start,
+				   sector_t end, enum rwin_reason reason,
+				   u64 now, struct list_head *at)
+{
+	struct rwin_write *first;
+	u32 n;
+
+	if (!w->held_count || end <= start)
+		return 0;
+	first = rwin_held_ending_after(w, start);
+	if (!first || first->start >= end)
+		return 0;
+	n = rwin_release_range_at(w, first->start, end, reason, now, at);
+	if (n)
+		w->stats.release_events[reason]++;
+	return n;
+}
+
+/* Does [start, end) overlap a write the engine knows, other than @a, @b? */
+static bool rwin_range_taken(struct rwin_window *w, sector_t start,
+			     sector_t end, const struct rwin_write *a,
+			     const struct rwin_write *b)
+{
+	struct rwin_write *h;
+
+	for (h = rwin_held_ending_after(w, start); h && h->start < end;
+	     h = rwin_held_entry(rb_next(&h->node)))
+		if (h != a && h != b)
+			return true;
+	if (!w->queued_count)
+		return false;
+	for (h = rwin_qtree_iter_first(&w->queued, start, end - 1); h;
+	     h = rwin_qtree_iter_next(h, start, end - 1))
+		if (h != a && h != b)
+			return true;
+	return false;
+}
+
+struct rwin_write *rwin_find_start(struct rwin_window *w, sector_t sector)
+{
+	struct rwin_write *found = NULL, *h;
+
+	h = rwin_held_from(w, sector);
+	if (h && h->start == sector)
+		found = h;
+	for (h = w->queued_count ? rwin_qtree_iter_first(&w->queued, sector,
+							 sector) : NULL;
+	     h; h = rwin_qtree_iter_next(h, sector, sector)) {
+		if (h->start != sector)
+			continue;
+		if (found)
+			return NULL;	/* ambiguous: leave it alone */
+		found = h;
+	}
+	return found && rwin_mergeable(found) ? found : NULL;
+}
+EXPORT_SYMBOL_NS_GPL(rwin_find_start, COALESCE_IOSCHED);
+
+struct rwin_write *rwin_find_end(struct rwin_window *w, sector_t sector)
+{
+	struct rwin_write *found = NULL, *h;
+
+	if (!sector)
+		return NULL;
+	h = rwin_held_ending_after(w, sector - 1);
+	if (h && rwin_end(h) == sector)
+		found = h;
+	for (h = w->queued_count ? rwin_qtree_iter_first(&w->queued,
+							 sector - 1,
+							 sector - 1) : NULL;
+	     h; h = rwin_qtree_iter_next(h, sector - 1, sector - 1)) {
+		if (rwin_end(h) != sector)
+			continue;
+		if (found)
+			return NULL;
+		found = h;
+	}
+	return found && rwin_mergeable(found) ? found : NULL;
+}
+EXPORT_SYMBOL_NS_GPL(rwin_find_end, COALESCE_IOSCHED);
+
+bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
+		   sector_t start, u32 sectors)
+{
+	if (!sectors || !rwin_mergeable(wr))
+		return false;
+	return !rwin_range_taken(w, start, start + sectors, wr, NULL);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_may_grow, COALESCE_IOSCHED);
+
+bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
+		    const struct rwin_write *gone, sector_t start,
+		    u32 sectors)
+{
+	if (!sectors || !rwin_mergeable(into) || !rwin_mergeable(gone))
+		return false;
+	return !rwin_range_taken(w, start, start + sectors, into, gone);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_may_merge, COALESCE_IOSCHED);
+
+/* May a held write that grew to [start, +sectors) stay held? */
+static bool rwin_still_holdable(struct rwin_window *w,
+				const struct rwin_write *wr, sector_t start,
+				u32 sectors, u32 flags)
+{
+	u64 bytes = (u64)sectors << 9;
+
+	if (flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH |
+		     RWIN_F_NOHOLD))
+		return false;
+	if (w->held_bytes - rwin_bytes(wr) + bytes > w->p.window_bytes)
+		return false;
+	if (sectors <= w->p.small_sectors)
+		return true;
+	return w->p.hold_backward && sectors <= w->p.backward_max_sectors &&
+	       start < rwin_au_wpos(w, rwin_au(w, start));
+}
+
+static enum rwin_reason rwin_grow_reason(u32 flags)
+{
+	return flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH) ?
+		RWIN_REL_SYNC : RWIN_REL_ATTACH;
+}
+
+void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
+	       u32 sectors, u32 flags, u64 now)
+{
+	sector_t end = start + sectors, old_start = wr->start;
+	sector_t old_end = rwin_end(wr);
+	bool taken = rwin_range_taken(w, start, end, wr, NULL);
+
+	w->stats.grown++;
+	if (wr->state == RWIN_ST_HELD) {
+		if (!taken && rwin_mergeable(wr) &&
+		    rwin_still_holdable(w, wr, start, sectors, flags)) {
+			w->held_bytes += ((u64)sectors << 9) - rwin_bytes(wr);
+			if (w->held_bytes > w->stats.max_held_bytes)
+				w->stats.max_held_bytes = w->held_bytes;
+			if (start != wr->start) {
+				rb_erase(&wr->node, &w->held);
+				wr->start = start;
+				wr->sectors = sectors;
+				rwin_held_link(w, wr);
+			} else {
+				wr->sectors = sectors;
+			}
+			return;
+		}
+		/*
+		 * It leaves the window. Held writes under the part that was
+		 * merged in are older than that part: they go first. Then
+		 * the write itself, then its rewrites (a chain), in order.
+		 */
+		w->stats.grow_released++;
+		rwin_release_overlap_at(w, start, old_start,
+					RWIN_REL_OVERLAP, now, &w->queue);
+		rwin_release_overlap_at(w, old_end, end, RWIN_REL_OVERLAP,
+					now, &w->queue);
+		rwin_release_overlap_at(w, old_start, old_end,
+					rwin_grow_reason(flags), now,
+					&w->queue);
+	} else if (wr->state == RWIN_ST_QUEUED && taken) {
+		/* Older held writes under the new part go in front of it. */
+		rwin_release_overlap_at(w, start, old_start, RWIN_REL_OVERLAP,
+					now, &wr->link);
+		rwin_release_overlap_at(w, old_end, end, RWIN_REL_OVERLAP,
+					now, &wr->link);
+	}
+	if (wr->state != RWIN_ST_QUEUED) {
+		/* Out already: the caller owns it; keep the numbers honest. */
+		wr->start = start;
+		wr->sectors = sectors;
+		return;
+	}
+	rwin_qtree_remove(wr, &w->queued);
+	wr->start = start;
+	wr->sectors = sectors;
+	rwin_qtree_insert(wr, &w->queued);
+	rwin_au_pos_set(w, wr);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_grow, COALESCE_IOSCHED);
+
+void rwin_merge(struct rwin_window *w, struct rwin_write *into,
+		struct rwin_write *gone, sector_t start, u32 sectors,
+		u32 flags, u64 now)
+{
+	bool rewrites = gone->state == RWIN_ST_HELD &&
+			!list_empty(&gone->chain);
+	sector_t gone_start = gone->start, gone_end = rwin_end(gone);
+
+	/*
+	 * A held write cannot take in a queued one (somebody may wait for
+	 * it) nor one with newer rewrites of its range held behind it:
+	 * it leaves the window, where the queued one was.
+	 */
+	if (into->state == RWIN_ST_HELD &&
+	    (gone->state == RWIN_ST_QUEUED || rewrites))
+		rwin_release_overlap_at(w, into->start, rwin_end(into),
+					RWIN_REL_ATTACH, now,
+					gone->state == RWIN_ST_QUEUED ?
+					&gone->link : &w->queue);
+
+	/*
+	 * Two held writes: the merged one keeps the older arrival, and its
+	 * place in the arrival order, so nothing is held past hold_ns.
+	 */
+	if (into->state == RWIN_ST_HELD && gone->state == RWIN_ST_HELD &&
+	    gone->arrival_ns < into->arrival_ns) {
+		list_move(&into->link, &gone->link);
+		into->arrival_ns = gone->arrival_ns;
+	}
+
+	if (gone->state == RWIN_ST_QUEUED) {
+		rwin_queue_del(w, gone);
+	} else if (gone->state == RWIN_ST_HELD) {
+		rwin_held_remove(w, gone, RWIN_REL_ATTACH, now);
+		w->stats.release_events[RWIN_REL_ATTACH]++;
+	}
+	gone->state = RWIN_ST_OUT;
+	w->stats.merges++;
+
+	/* The rewrites of @gone's range now follow the write holding it. */
+	if (rewrites && into->state == RWIN_ST_QUEUED)
+		rwin_release_overlap_at(w, gone_start, gone_end,
+					RWIN_REL_ATTACH, now,
+					into->link.next);
+	rwin_grow(w, into, start, sectors, flags, now);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_merge, COALESCE_IOSCHED);

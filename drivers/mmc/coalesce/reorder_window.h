@@ -26,7 +26,13 @@
  * send commands to the card in the order rwin_pop() returned them.
  *
  * Once rwin_pop() has placed a write in a command the engine forgets it; the
- * caller issues the command and calls rwin_complete() when it is done.
+ * caller issues the command and calls rwin_complete() as its writes finish.
+ *
+ * Merges: a caller that lets a block layer merge requests (an I/O scheduler)
+ * asks rwin_may_grow() / rwin_may_merge() first and reports what happened
+ * with rwin_grow() / rwin_merge(). Only a held write alone in its range and
+ * a queued write can grow; a held write that grows past what may be held
+ * leaves the window (it joins the data it was merged with).
  *
  * Tag budget: a held write keeps its blk-mq tag. At most window_reqs writes
  * are ever held, so size the tag set as rwin_tags_needed(params, headroom) =
@@ -48,6 +54,7 @@
 #define RWIN_F_FUA		BIT(1)		/* REQ_FUA */
 #define RWIN_F_PREFLUSH		BIT(2)		/* REQ_PREFLUSH */
 #define RWIN_F_META		BIT(3)		/* REQ_META: counted only */
+#define RWIN_F_NOHOLD		BIT(4)		/* never held (swap, discard) */
 
 /* Largest number of extents the engine puts in one command. */
 #define RWIN_MAX_EXTENTS	16
@@ -166,6 +173,8 @@ struct rwin_stats {
 	u64 released[RWIN_REL_NR];	/* held writes released, per reason */
 	u64 release_events[RWIN_REL_NR];	/* release decisions, per reason */
 	u64 merges;		/* writes merged into a preceding write */
+	u64 grown;		/* rwin_grow() and rwin_merge() calls */
+	u64 grow_released;	/* ... that took a held write out */
 	u64 commands;
 	u64 extents;
 	u64 reads;
@@ -202,6 +211,12 @@ struct rwin_window {
 
 void rwin_params_init(struct rwin_params *p);
 int rwin_init(struct rwin_window *w, const struct rwin_params *p);
+
+/*
+ * New parameters for a window that holds nothing (rwin_drain() first);
+ * statistics stay. -EINVAL, and nothing changes, if @p is not valid.
+ */
+int rwin_set_params(struct rwin_window *w, const struct rwin_params *p);
 
 /* Tags the caller's tag set needs: window_reqs + headroom. */
 static inline u32 rwin_tags_needed(const struct rwin_params *p, u32 headroom)
@@ -246,8 +261,54 @@ u64 rwin_next_deadline(const struct rwin_window *w);
  */
 bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now);
 
-/* A command obtained from rwin_pop() has completed on the card. */
-void rwin_complete(struct rwin_window *w, u64 now);
+/* @nr_writes of the writes handed out by rwin_pop() have completed. */
+void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now);
+
+/* ---- merges done by the caller's block layer ---------------------------- */
+
+/* Held alone in its range, or queued: the only writes that may grow. */
+static inline bool rwin_mergeable(const struct rwin_write *wr)
+{
+	if (wr->state == RWIN_ST_QUEUED)
+		return wr->sectors != 0;
+	return wr->state == RWIN_ST_HELD && wr->sectors &&
+	       !RB_EMPTY_NODE(&wr->node) && list_empty(&wr->chain);
+}
+
+/* The one mergeable write starting (ending) at @sector, or NULL. */
+struct rwin_write *rwin_find_start(struct rwin_window *w, sector_t sector);
+struct rwin_write *rwin_find_end(struct rwin_window *w, sector_t sector);
+
+/*
+ * May @wr become [start, start + sectors)? Only if it is mergeable and the
+ * new range overlaps no other write the engine knows.
+ */
+bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
+		   sector_t start, u32 sectors);
+
+/*
+ * May @gone be merged into @into, the two then covering [start, start +
+ * sectors)? (The caller's block layer checks that they touch.)
+ */
+bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
+		    const struct rwin_write *gone, sector_t start,
+		    u32 sectors);
+
+/*
+ * @wr now covers [start, start + sectors) because something with @flags
+ * (RWIN_F_*) was merged into it. Works whatever rwin_may_grow() said: the
+ * order of overlapping writes is repaired by releasing held ones.
+ */
+void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
+	       u32 sectors, u32 flags, u64 now);
+
+/*
+ * @gone was merged into @into, which now covers [start, start + sectors);
+ * @gone leaves the engine (state RWIN_ST_OUT), like a write of a command.
+ */
+void rwin_merge(struct rwin_window *w, struct rwin_write *into,
+		struct rwin_write *gone, sector_t start, u32 sectors,
+		u32 flags, u64 now);
 
 static inline bool rwin_has_queued(const struct rwin_window *w)
 {

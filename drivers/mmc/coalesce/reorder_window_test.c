@@ -77,7 +77,7 @@ static const char *rwin_test_pop(struct kunit *test, u64 now)
 				 "%s%llu+%u", i ? " " : "",
 				 (unsigned long long)cmd->ext[i].start,
 				 cmd->ext[i].sectors);
-	rwin_complete(&ctx->win, now);
+	rwin_complete(&ctx->win, cmd->nr_writes, now);
 	return ctx->buf;
 }
 
@@ -269,7 +269,7 @@ static void rwin_test_rewrite_order(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cmd->nr_writes, 1U);
 		it = list_first_entry(&cmd->writes, struct rwin_write, link);
 		KUNIT_EXPECT_PTR_EQ(test, it, first + i);
-		rwin_complete(&ctx->win, 3);
+		rwin_complete(&ctx->win, cmd->nr_writes, 3);
 	}
 	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
 }
@@ -308,7 +308,7 @@ static struct kunit_case rwin_test_cases[] = {
 };
 
 static struct kunit_suite rwin_test_suite = {
-	.name = "mmc-reorder-window",
+	.name = "reorder_window",
 	.init = rwin_test_init,
 	.test_cases = rwin_test_cases,
 };
@@ -316,5 +316,5 @@ static struct kunit_suite rwin_test_suite = {
 kunit_test_suites(&rwin_test_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for the mmc reorder window engine");
-MODULE_IMPORT_NS(MMC_COALESCE);
+MODULE_DESCRIPTION("KUnit tests for the coalesce scheduler's reorder window");
+MODULE_IMPORT_NS(COALESCE_IOSCHED);

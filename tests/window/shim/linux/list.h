@@ -55,6 +55,12 @@ static inline void list_del_init(struct list_head *entry)
 	INIT_LIST_HEAD(entry);
 }
 
+static inline void list_move(struct list_head *entry, struct list_head *head)
+{
+	list_del(entry);
+	list_add(entry, head);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;

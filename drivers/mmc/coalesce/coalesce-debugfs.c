@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics of the coalesce scheduler, one "name value" pair a line so
+ * that scripts can read them with awk:
+ *
+ *   /sys/kernel/debug/block/DISK/sched/stats
+ *
+ * The window's counters and the mechanism's are copied under the lock,
+ * so one read is one consistent snapshot.
+ */
+#include <linux/blkdev.h>
+#include <linux/math64.h>
+#include <linux/seq_file.h>
+
+#include "elevator.h"
+#include "blk-mq-debugfs.h"
+#include "coalesce-iosched.h"
+
+static const char * const coalesce_reason_names[RWIN_REL_NR] = {
+	[RWIN_REL_ATTACH] = "attach",
+	[RWIN_REL_COUNT] = "count",
+	[RWIN_REL_BYTES] = "bytes",
+	[RWIN_REL_DEADLINE] = "deadline",
+	[RWIN_REL_IDLE] = "idle",
+	[RWIN_REL_FLUSH] = "flush",
+	[RWIN_REL_FUA] = "fua",
+	[RWIN_REL_SYNC] = "sync",
+	[RWIN_REL_READ] = "read",
+	[RWIN_REL_OVERLAP] = "overlap",
+	[RWIN_REL_DRAIN] = "drain",
+};
+
+struct coalesce_snapshot {
+	struct rwin_stats st;
+	struct rwin_params p;
+	u32 tun[COALESCE_T_NR];
+	u32 held, held_cap, async_depth, au_sectors_queue;
+	u64 held_bytes;
+	u64 dispatched_writes, dispatched_reads, write_reqs_done;
+	u64 untracked_writes, requeued, freeze_drains, pm_drains;
+};
+
+static int coalesce_stats_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct coalesce_snapshot *s;
+	int i;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	spin_lock_irq(&cd->lock);
+	s->st = cd->win.stats;
+	s->p = cd->win.p;
+	memcpy(s->tun, cd->tun, sizeof(s->tun));
+	s->held = cd->win.held_count;
+	s->held_bytes = cd->win.held_bytes;
+	s->held_cap = cd->held_cap;
+	s->async_depth = cd->async_depth;
+	s->au_sectors_queue = cd->au_sectors_queue;
+	s->dispatched_writes = cd->dispatched_writes;
+	s->dispatched_reads = cd->dispatched_reads;
+	s->write_reqs_done = cd->write_reqs_done;
+	s->untracked_writes = cd->untracked_writes;
+	s->requeued = cd->requeued;
+	s->freeze_drains = cd->freeze_drains;
+	s->pm_drains = cd->pm_drains;
+	spin_unlock_irq(&cd->lock);
+
+	for (i = 0; i < COALESCE_T_NR; i++)
+		seq_printf(m, "param_%s %u\n", coalesce_tunables[i].name,
+			   s->tun[i]);
+	seq_printf(m, "au_sectors %u\n", s->p.au_sectors);
+	seq_printf(m, "au_sectors_queue %u\n", s->au_sectors_queue);
+	seq_printf(m, "held_cap %u\n", s->held_cap);
+	seq_printf(m, "async_depth %u\n", s->async_depth);
+	seq_printf(m, "held_now %u\n", s->held);
+	seq_printf(m, "held_bytes_now %llu\n", s->held_bytes);
+	seq_printf(m, "writes_in %llu\n", s->st.writes);
+	seq_printf(m, "passed %llu\n", s->st.passed);
+	seq_printf(m, "held %llu\n", s->st.holds);
+	seq_printf(m, "held_backward %llu\n", s->st.holds_backward);
+	seq_printf(m, "meta %llu\n", s->st.meta);
+	seq_printf(m, "chained %llu\n", s->st.chained);
+	for (i = 0; i < RWIN_REL_NR; i++)
+		seq_printf(m, "released_%s %llu\n", coalesce_reason_names[i],
+			   s->st.released[i]);
+	for (i = 0; i < RWIN_REL_NR; i++)
+		seq_printf(m, "release_events_%s %llu\n",
+			   coalesce_reason_names[i], s->st.release_events[i]);
+	seq_printf(m, "merges %llu\n", s->st.merges);
+	seq_printf(m, "grown %llu\n", s->st.grown);
+	seq_printf(m, "grow_released %llu\n", s->st.grow_released);
+	seq_printf(m, "window_commands %llu\n", s->st.commands);
+	seq_printf(m, "extents %llu\n", s->st.extents);
+	seq_printf(m, "reads_in %llu\n", s->st.reads);
+	seq_printf(m, "read_waits %llu\n", s->st.read_waits);
+	seq_printf(m, "flushes %llu\n", s->st.flushes);
+	seq_printf(m, "max_hold_us %llu\n", div_u64(s->st.max_hold_ns, 1000));
+	seq_printf(m, "max_held %u\n", s->st.max_held);
+	seq_printf(m, "max_held_bytes %llu\n", s->st.max_held_bytes);
+	seq_printf(m, "dispatched_writes %llu\n", s->dispatched_writes);
+	seq_printf(m, "dispatched_reads %llu\n", s->dispatched_reads);
+	seq_printf(m, "write_reqs_done %llu\n", s->write_reqs_done);
+	seq_printf(m, "untracked_writes %llu\n", s->untracked_writes);
+	seq_printf(m, "requeued %llu\n", s->requeued);
+	seq_printf(m, "freeze_drains %llu\n", s->freeze_drains);
+	seq_printf(m, "pm_drains %llu\n", s->pm_drains);
+	kfree(s);
+	return 0;
+}
+
+const struct blk_mq_debugfs_attr coalesce_queue_debugfs_attrs[] = {
+	{ "stats", 0400, coalesce_stats_show },
+	{ },
+};

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The coalesce I/O scheduler: the reorder window (reorder_window.c, pure
+ * policy) wrapped in blk-mq's elevator interface (mechanism). Shared by
+ * the scheduler's own files; nothing here is meant for other modules.
+ */
+#ifndef _COALESCE_IOSCHED_H
+#define _COALESCE_IOSCHED_H
+
+#include <linux/blkdev.h>
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mempool.h>
+#include <linux/spinlock.h>
+
+#include "reorder_window.h"
+
+#define COALESCE_NAME	"coalesce"
+
+enum coalesce_tunable {
+#define COALESCE_TUNABLE(name, def, min, max, help) COALESCE_T_##name,
+#include "coalesce-tunables.h"
+#undef COALESCE_TUNABLE
+	COALESCE_T_NR
+};
+
+struct coalesce_tunable_desc {
+	const char *name;
+	u32 def;
+	u32 min;
+	u32 max;
+};
+
+extern const struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR];
+
+/* Per-queue state; q->elevator->elevator_data. */
+struct coalesce_data {
+	struct request_queue *q;
+	struct list_head node;		/* on coalesce_instances */
+
+	/*
+	 * Taken with interrupts off: completions (finish_request) and the
+	 * hold timer may run in interrupt context.
+	 */
+	spinlock_t lock;
+	struct rwin_window win;
+	struct rwin_cmd cmd;		/* popped, not yet dispatched */
+	struct list_head front;		/* requeued requests, first out */
+	struct list_head reads;		/* reads, FIFO */
+	struct list_head untracked;	/* writes the engine could not take */
+	u32 reads_in_a_row;
+	bool ready;			/* has_work, read without the lock */
+	u32 merge_flags;		/* RWIN_F_* of the bio being merged */
+
+	mempool_t *pool;		/* struct rwin_write per tracked write */
+	struct hrtimer timer;		/* re-runs the queue at a deadline */
+	u64 timer_at;
+
+	/* Tunables of this disk; bit t of overridden: set by sysfs. */
+	u32 tun[COALESCE_T_NR];
+	unsigned long overridden;
+	u32 au_sectors_queue;		/* from discard_granularity, or 0 */
+	u32 held_cap;			/* window_reqs after the tag budget */
+	u32 async_depth;		/* tags async writes may use */
+
+	/* Counters of the mechanism (the engine keeps its own). */
+	u64 dispatched_writes;
+	u64 dispatched_reads;
+	u64 write_reqs_done;
+	u64 untracked_writes;
+	u64 requeued;
+	u64 freeze_drains;
+	u64 pm_drains;
+};
+
+/* coalesce-tunables.c */
+extern struct mutex coalesce_mutex;
+extern struct list_head coalesce_instances;
+extern struct elv_fs_entry coalesce_attrs[];
+void coalesce_tunables_defaults(u32 *tun);
+void coalesce_apply_tunables(struct coalesce_data *cd);
+void coalesce_params_to_engine(struct coalesce_data *cd,
+			       struct rwin_params *p);
+
+/* coalesce-sched.c */
+void coalesce_drain(struct coalesce_data *cd, bool pm);
+
+#ifdef CONFIG_BLK_DEBUG_FS
+#include "blk-mq-debugfs.h"
+
+/* coalesce-debugfs.c */
+extern const struct blk_mq_debugfs_attr coalesce_queue_debugfs_attrs[];
+#endif
+
+#endif /* _COALESCE_IOSCHED_H */

@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * coalesce: a blk-mq I/O scheduler for flash that keeps only a few
+ * allocation units (AUs) open and wants the writes inside an AU in
+ * ascending order -- cheap SD cards, USB sticks.
+ *
+ * The policy lives in reorder_window.c: small writes, and writes that go
+ * backward in their AU, are held for a bounded time, then sent grouped by
+ * AU next to the data written to the same AU. This file is the mechanism
+ * around it:
+ *
+ *  - insert_requests feeds writes to the window; reads wait in a FIFO.
+ *  - dispatch_request hands out reads first (unless one overlaps a write
+ *    that has to go before it), then the requests of the window's next
+ *    command, one by one, in the order the window chose.
+ *  - has_work is false while only held writes remain, so blk-mq does not
+ *    poll us; an hrtimer re-runs the hardware queues at the window's next
+ *    deadline (the longest hold, or the idle time).
+ *  - Contiguous writes merge through the standard elevator hooks; the
+ *    window is asked before and told after every merge.
+ *  - A queue freeze (scheduler switch, removal, nr_requests change) and
+ *    system suspend release every held write at once.
+ *
+ * Flush and FUA requests never reach an elevator (blk-flush.c inserts
+ * them past it), and a flush owes nothing to a write that has not
+ * completed: Documentation/reorder-window.md has the block layer's
+ * contract this relies on.
+ */
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/sbitmap.h>
+#include <linux/slab.h>
+#include <linux/suspend.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "blk-mq.h"
+#include "blk-mq-sched.h"
+#include "blk-wbt.h"
+#include "coalesce-iosched.h"
+
+#include <trace/events/block.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/coalesce.h>
+
+/* rq->elv.priv[1] of a dispatched write the window counts in flight. */
+#define COALESCE_IN_FLIGHT	((void *)1UL)
+
+/*
+ * Reads go first, but with writes waiting at most this many reads go in a
+ * row: released writes may not starve behind a reader.
+ */
+#define COALESCE_READS_PER_WRITE	8
+
+static struct kmem_cache *coalesce_write_cache;
+
+/* Set between the PM "prepare" and "post" events: hold nothing then. */
+static bool coalesce_pm_no_hold;
+
+static u64 coalesce_now(void)
+{
+	return ktime_get_ns();
+}
+
+static struct rwin_write *rq_to_write(struct request *rq)
+{
+	return rq->elv.priv[0];
+}
+
+static u32 coalesce_flags(blk_opf_t opf)
+{
+	u32 flags = 0;
+
+	if (opf & REQ_SYNC)
+		flags |= RWIN_F_SYNC;
+	if (opf & REQ_FUA)
+		flags |= RWIN_F_FUA;
+	if (opf & REQ_PREFLUSH)
+		flags |= RWIN_F_PREFLUSH;
+	if (opf & REQ_META)
+		flags |= RWIN_F_META;
+	/* Swap-out frees memory: never make it wait. */
+	if (opf & REQ_SWAP)
+		flags |= RWIN_F_NOHOLD;
+	if ((opf & REQ_OP_MASK) != REQ_OP_WRITE)
+		flags |= RWIN_F_NOHOLD;	/* discard, write zeroes, ... */
+	return flags;
+}
+
+/* A freeze waits for every request we hold: let them go at once. */
+static bool coalesce_freezing(struct coalesce_data *cd)
+{
+	return READ_ONCE(cd->q->mq_freeze_depth) > 0;
+}
+
+/*
+ * After every call into the window: say whether there is work, and arm
+ * the timer for the window's next deadline. The timer is only moved
+ * earlier here; a callback that comes early re-arms it.
+ */
+static void coalesce_update(struct coalesce_data *cd)
+{
+	u64 next;
+
+	WRITE_ONCE(cd->ready, !list_empty(&cd->front) ||
+		   !list_empty(&cd->reads) ||
+		   !list_empty(&cd->cmd.writes) ||
+		   rwin_has_queued(&cd->win) ||
+		   !list_empty(&cd->untracked));
+
+	next = rwin_next_deadline(&cd->win);
+	if (next == RWIN_NO_DEADLINE)
+		return;
+	if (hrtimer_is_queued(&cd->timer) && cd->timer_at <= next)
+		return;
+	cd->timer_at = next;
+	hrtimer_start(&cd->timer, ns_to_ktime(next), HRTIMER_MODE_ABS);
+}
+
+static enum hrtimer_restart coalesce_timer_fn(struct hrtimer *timer)
+{
+	struct coalesce_data *cd = container_of(timer, struct coalesce_data,
+						timer);
+	unsigned long flags;
+	bool ready;
+
+	spin_lock_irqsave(&cd->lock, flags);
+	rwin_expire(&cd->win, coalesce_now());
+	coalesce_update(cd);
+	ready = cd->ready;
+	spin_unlock_irqrestore(&cd->lock, flags);
+
+	if (ready)
+		blk_mq_run_hw_queues(cd->q, true);
+	return HRTIMER_NORESTART;
+}
+
+/* Release every held write and run the queue (PM, tunable changes). */
+void coalesce_drain(struct coalesce_data *cd, bool pm)
+{
+	spin_lock_irq(&cd->lock);
+	if (rwin_held_count(&cd->win)) {
+		rwin_drain(&cd->win, coalesce_now());
+		if (pm)
+			cd->pm_drains++;
+	}
+	coalesce_update(cd);
+	spin_unlock_irq(&cd->lock);
+	blk_mq_run_hw_queues(cd->q, true);
+}
+
+/* ---- insertion ---------------------------------------------------------- */
+
+static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
+				 u64 now, struct list_head *free)
+{
+	struct request_queue *q = cd->q;
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free))
+		return;
+	/* A held write under the read goes to the card before it. */
+	rwin_read(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq), now);
+	if (rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	list_add_tail(&rq->queuelist, &cd->reads);
+}
+
+static void coalesce_insert_write(struct coalesce_data *cd,
+				  struct request *rq, u64 now)
+{
+	struct rwin_write *wr = NULL;
+	bool held;
+
+	/* Behind a write the window could not take, everything waits. */
+	if (list_empty(&cd->untracked))
+		wr = mempool_alloc(cd->pool, GFP_ATOMIC | __GFP_NOWARN);
+	if (!wr) {
+		/*
+		 * Out of memory even for the reserve: send it in arrival
+		 * order after everything the window has, held or not.
+		 */
+		rwin_drain(&cd->win, now);
+		cd->untracked_writes++;
+		list_add_tail(&rq->queuelist, &cd->untracked);
+		return;
+	}
+
+	*wr = (struct rwin_write){
+		.start = blk_rq_pos(rq),
+		.sectors = blk_rq_sectors(rq),
+		.flags = coalesce_flags(rq->cmd_flags),
+		.nr_segs = rq->nr_phys_segments,
+		.arrival_ns = now,
+		.cookie = rq,
+	};
+	if (READ_ONCE(coalesce_pm_no_hold))
+		wr->flags |= RWIN_F_NOHOLD;
+	rq->elv.priv[0] = wr;
+
+	held = rwin_add_write(&cd->win, wr, now);
+	if (held)
+		trace_coalesce_hold(rq, div_u64(wr->start,
+						cd->win.p.au_sectors));
+}
+
+static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
+				     struct list_head *list, bool at_head)
+{
+	struct request_queue *q = hctx->queue;
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct request *rq, *next;
+	LIST_HEAD(free);
+	u64 now;
+
+	spin_lock_irq(&cd->lock);
+	now = coalesce_now();
+	list_for_each_entry_safe(rq, next, list, queuelist) {
+		list_del_init(&rq->queuelist);
+		trace_block_rq_insert(rq);
+		if (at_head) {
+			/* A requeue: it went out once, it goes out first. */
+			cd->requeued++;
+			list_add(&rq->queuelist, &cd->front);
+		} else if (req_op(rq) == REQ_OP_READ) {
+			coalesce_insert_read(cd, rq, now, &free);
+		} else {
+			coalesce_insert_write(cd, rq, now);
+		}
+	}
+	coalesce_update(cd);
+	spin_unlock_irq(&cd->lock);
+
+	list_for_each_entry_safe(rq, next, &free, queuelist) {
+		list_del_init(&rq->queuelist);
+		blk_mq_free_request(rq);
+	}
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+static bool coalesce_overlaps(struct request *rq, sector_t start, u32 len)
+{
+	return blk_rq_pos(rq) < start + len &&
+	       start < blk_rq_pos(rq) + blk_rq_sectors(rq);
+}
+
+/* Must @rd wait for a write that reached us before it? */
+static bool coalesce_read_must_wait(struct coalesce_data *cd,
+				    struct request *rd)
+{
+	sector_t start = blk_rq_pos(rd);
+	u32 len = blk_rq_sectors(rd);
+	struct rwin_write *wr;
+	struct request *rq;
+
+	if (rwin_overlaps_queued(&cd->win, start, len))
+		return true;
+	list_for_each_entry(wr, &cd->cmd.writes, link)
+		if (coalesce_overlaps(wr->cookie, start, len))
+			return true;
+	list_for_each_entry(rq, &cd->untracked, queuelist)
+		if (coalesce_overlaps(rq, start, len))
+			return true;
+	return false;
+}
+
+static bool coalesce_writes_waiting(struct coalesce_data *cd)
+{
+	return !list_empty(&cd->cmd.writes) || rwin_has_queued(&cd->win) ||
+	       !list_empty(&cd->untracked);
+}
+
+/* The request leaves the scheduler's merge structures. */
+static void coalesce_unlink(struct coalesce_data *cd, struct request *rq)
+{
+	elv_rqhash_del(cd->q, rq);
+	if (cd->q->last_merge == rq)
+		cd->q->last_merge = NULL;
+}
+
+static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
+{
+	struct rwin_write *wr;
+	struct request *rq;
+
+	if (list_empty(&cd->cmd.writes)) {
+		if (!rwin_pop(&cd->win, &cd->cmd, now)) {
+			rq = list_first_entry_or_null(&cd->untracked,
+						      struct request,
+						      queuelist);
+			if (rq)
+				list_del_init(&rq->queuelist);
+			return rq;
+		}
+		/* The command is fixed now: nothing may merge into it. */
+		list_for_each_entry(wr, &cd->cmd.writes, link)
+			coalesce_unlink(cd, wr->cookie);
+	}
+
+	wr = list_first_entry(&cd->cmd.writes, struct rwin_write, link);
+	list_del(&wr->link);
+	rq = wr->cookie;
+	if (wr->released_ns)
+		trace_coalesce_release(rq, wr->reason,
+				       now - wr->arrival_ns);
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = COALESCE_IN_FLIGHT;
+	mempool_free(wr, cd->pool);
+	cd->dispatched_writes++;
+	return rq;
+}
+
+static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
+{
+	struct request *rq;
+
+	if (rwin_held_count(&cd->win) && coalesce_freezing(cd)) {
+		rwin_drain(&cd->win, now);
+		cd->freeze_drains++;
+	}
+	rwin_expire(&cd->win, now);
+
+	rq = list_first_entry_or_null(&cd->front, struct request, queuelist);
+	if (rq) {
+		list_del_init(&rq->queuelist);
+		return rq;
+	}
+
+	rq = list_first_entry_or_null(&cd->reads, struct request, queuelist);
+	if (rq && (!coalesce_writes_waiting(cd) ||
+		   (cd->reads_in_a_row < COALESCE_READS_PER_WRITE &&
+		    !coalesce_read_must_wait(cd, rq)))) {
+		if (coalesce_writes_waiting(cd))
+			cd->reads_in_a_row++;
+		goto read;
+	}
+
+	cd->reads_in_a_row = 0;
+	if (coalesce_writes_waiting(cd))
+		return coalesce_next_write(cd, now);
+	if (!rq)
+		return NULL;
+read:
+	list_del_init(&rq->queuelist);
+	coalesce_unlink(cd, rq);
+	cd->dispatched_reads++;
+	return rq;
+}
+
+static struct request *coalesce_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
+	struct request *rq;
+
+	spin_lock_irq(&cd->lock);
+	rq = coalesce_next(cd, coalesce_now());
+	if (rq)
+		rq->rq_flags |= RQF_STARTED;
+	coalesce_update(cd);
+	spin_unlock_irq(&cd->lock);
+	return rq;
+}
+
+static bool coalesce_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
+
+	return READ_ONCE(cd->ready) ||
+	       (READ_ONCE(cd->win.held_count) && coalesce_freezing(cd));
+}
+
+/* ---- completion --------------------------------------------------------- */
+
+static void coalesce_prepare_request(struct request *rq)
+{
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+}
+
+static void coalesce_finish_request(struct request *rq)
+{
+	struct coalesce_data *cd = rq->q->elevator->elevator_data;
+	unsigned long flags;
+
+	/* A tracked write freed without going out would be a bug of ours. */
+	WARN_ON_ONCE(rq_to_write(rq));
+	if (rq->elv.priv[1] != COALESCE_IN_FLIGHT)
+		return;
+	rq->elv.priv[1] = NULL;
+
+	spin_lock_irqsave(&cd->lock, flags);
+	rwin_complete(&cd->win, 1, coalesce_now());
+	cd->write_reqs_done++;
+	coalesce_update(cd);
+	spin_unlock_irqrestore(&cd->lock, flags);
+}
+
+/* ---- merges ------------------------------------------------------------- */
+
+/*
+ * Writes are not kept in the elevator hash when they are inserted (only a
+ * merge puts them there), so the window finds their merge partners:
+ * a write starting where the bio ends (front merge) or ending where it
+ * starts (back merge). elv_bio_merge_ok() asks coalesce_allow_merge().
+ */
+static int coalesce_request_merge(struct request_queue *q,
+				  struct request **req, struct bio *bio)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr;
+
+	if (bio_op(bio) != REQ_OP_WRITE)
+		return ELEVATOR_NO_MERGE;
+	wr = rwin_find_start(&cd->win, bio_end_sector(bio));
+	if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
+		*req = wr->cookie;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	wr = rwin_find_end(&cd->win, bio->bi_iter.bi_sector);
+	if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
+		*req = wr->cookie;
+		return ELEVATOR_BACK_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
+				 struct bio *bio)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr = rq_to_write(rq);
+	sector_t start = blk_rq_pos(rq), end = start + blk_rq_sectors(rq);
+
+	if (req_op(rq) == REQ_OP_READ)
+		return true;
+	/* Discards and friends, dispatched or untracked writes: no. */
+	if (bio_op(bio) != REQ_OP_WRITE || !wr)
+		return false;
+	if (bio->bi_iter.bi_sector == end)
+		end = bio_end_sector(bio);
+	else if (bio_end_sector(bio) == start)
+		start = bio->bi_iter.bi_sector;
+	else
+		return false;
+	return rwin_may_grow(&cd->win, wr, start, end - start);
+}
+
+static bool coalesce_bio_merge(struct request_queue *q, struct bio *bio,
+			       unsigned int nr_segs)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct request *free = NULL;
+	bool merged;
+
+	spin_lock_irq(&cd->lock);
+	cd->merge_flags = coalesce_flags(bio->bi_opf);
+	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	coalesce_update(cd);
+	spin_unlock_irq(&cd->lock);
+
+	if (free)
+		blk_mq_free_request(free);
+	return merged;
+}
+
+/* A bio was merged into @rq, and nothing else followed. */
+static void coalesce_request_merged(struct request_queue *q,
+				    struct request *rq, enum elv_merge type)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr = rq_to_write(rq);
+
+	if (!wr)
+		return;
+	rwin_grow(&cd->win, wr, blk_rq_pos(rq), blk_rq_sectors(rq),
+		  cd->merge_flags, coalesce_now());
+	wr->nr_segs = rq->nr_phys_segments;
+}
+
+/* After a bio merge, the block layer asks for a request to merge on. */
+static struct request *coalesce_next_request(struct request_queue *q,
+					     struct request *rq)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr = rq_to_write(rq), *next;
+	sector_t end = blk_rq_pos(rq) + blk_rq_sectors(rq);
+
+	if (!wr)
+		return NULL;
+	next = rwin_find_start(&cd->win, end);
+	if (!next || next == wr ||
+	    !rwin_may_merge(&cd->win, wr, next, blk_rq_pos(rq),
+			    end + next->sectors - blk_rq_pos(rq)))
+		return NULL;
+	return next->cookie;
+}
+
+static struct request *coalesce_former_request(struct request_queue *q,
+					       struct request *rq)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr = rq_to_write(rq), *prev;
+	sector_t end = blk_rq_pos(rq) + blk_rq_sectors(rq);
+
+	if (!wr)
+		return NULL;
+	prev = rwin_find_end(&cd->win, blk_rq_pos(rq));
+	if (!prev || prev == wr ||
+	    !rwin_may_merge(&cd->win, prev, wr, prev->start,
+			    end - prev->start))
+		return NULL;
+	return prev->cookie;
+}
+
+/* @next was merged into @rq and is about to be freed. */
+static void coalesce_requests_merged(struct request_queue *q,
+				     struct request *rq, struct request *next)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *into = rq_to_write(rq), *gone = rq_to_write(next);
+	u64 now = coalesce_now();
+
+	if (!list_empty(&next->queuelist))
+		list_del_init(&next->queuelist);	/* a read */
+	coalesce_unlink(cd, next);
+
+	if (into && gone)
+		rwin_merge(&cd->win, into, gone, blk_rq_pos(rq),
+			   blk_rq_sectors(rq), cd->merge_flags, now);
+	else if (into)
+		rwin_grow(&cd->win, into, blk_rq_pos(rq), blk_rq_sectors(rq),
+			  cd->merge_flags, now);
+	if (into)
+		into->nr_segs = rq->nr_phys_segments;
+	if (gone) {
+		next->elv.priv[0] = NULL;
+		mempool_free(gone, cd->pool);
+	}
+}
+
+/* ---- tags --------------------------------------------------------------- */
+
+/* sbitmap's shallow depth counts per word: scale the queue-wide figure. */
+static unsigned int coalesce_word_depth(struct blk_mq_hw_ctx *hctx,
+					unsigned int depth)
+{
+	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
+	unsigned int nr = hctx->queue->nr_requests;
+
+	return max(1U, ((depth << bt->sb.shift) + nr - 1) / nr);
+}
+
+/*
+ * Held writes keep their tags. Async writes may use three quarters of
+ * the scheduler tags, so reads and sync writes always find one; the
+ * window holds at most three quarters of those, so the data write that
+ * would release held ones can always get in.
+ */
+static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct coalesce_data *cd = data->q->elevator->elevator_data;
+
+	if (op_is_sync(opf))
+		return;
+	data->shallow_depth = coalesce_word_depth(data->hctx,
+						  READ_ONCE(cd->async_depth));
+}
+
+static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
+
+	WRITE_ONCE(cd->async_depth, max(1UL, hctx->queue->nr_requests * 3 / 4));
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+	coalesce_apply_tunables(cd);
+}
+
+static int coalesce_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
+{
+	coalesce_depth_updated(hctx);
+	return 0;
+}
+
+/* ---- life cycle --------------------------------------------------------- */
+
+static u32 coalesce_queue_au_sectors(struct request_queue *q)
+{
+	u32 gran = q->limits.discard_granularity;
+
+	/* mmc_block sets it to the card's AU; one sector means "unknown". */
+	if (gran >= 16 * 1024 && is_power_of_2(gran))
+		return gran >> SECTOR_SHIFT;
+	return 0;
+}
+
+static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct coalesce_data *cd;
+	struct rwin_params p;
+	int ret = -ENOMEM;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return ret;
+	cd = kzalloc_node(sizeof(*cd), GFP_KERNEL, q->node);
+	if (!cd)
+		goto put_eq;
+	/* A reserve for every request, so writeback never goes untracked. */
+	cd->pool = mempool_create_slab_pool(q->nr_requests,
+					    coalesce_write_cache);
+	if (!cd->pool)
+		goto free_cd;
+
+	cd->q = q;
+	spin_lock_init(&cd->lock);
+	INIT_LIST_HEAD(&cd->cmd.writes);
+	INIT_LIST_HEAD(&cd->front);
+	INIT_LIST_HEAD(&cd->reads);
+	INIT_LIST_HEAD(&cd->untracked);
+	hrtimer_init(&cd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	cd->timer.function = coalesce_timer_fn;
+	cd->au_sectors_queue = coalesce_queue_au_sectors(q);
+	cd->async_depth = max(1UL, q->nr_requests * 3 / 4);
+
+	mutex_lock(&coalesce_mutex);
+	coalesce_tunables_defaults(cd->tun);
+	coalesce_params_to_engine(cd, &p);
+	ret = rwin_init(&cd->win, &p);
+	if (!ret)
+		list_add(&cd->node, &coalesce_instances);
+	mutex_unlock(&coalesce_mutex);
+	if (ret)
+		goto free_pool;
+
+	eq->elevator_data = cd;
+	/* One window per queue: dispatch queue-wide, not per hctx. */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	q->elevator = eq;
+	/*
+	 * Writeback throttling counts held writes as in flight and would
+	 * starve background writeback of the very data writes that release
+	 * them (Documentation/reorder-window.md), as with bfq.
+	 */
+	wbt_disable_default(q);
+	return 0;
+
+free_pool:
+	mempool_destroy(cd->pool);
+free_cd:
+	kfree(cd);
+put_eq:
+	kobject_put(&eq->kobj);
+	return ret;
+}
+
+static void coalesce_exit_sched(struct elevator_queue *e)
+{
+	struct coalesce_data *cd = e->elevator_data;
+
+	hrtimer_cancel(&cd->timer);
+	mutex_lock(&coalesce_mutex);
+	list_del(&cd->node);
+	mutex_unlock(&coalesce_mutex);
+
+	/* The queue is frozen: every request we had has completed. */
+	WARN_ON_ONCE(rwin_held_count(&cd->win) || rwin_has_queued(&cd->win));
+	WARN_ON_ONCE(!list_empty(&cd->cmd.writes) ||
+		     !list_empty(&cd->reads) || !list_empty(&cd->front) ||
+		     !list_empty(&cd->untracked));
+
+	wbt_enable_default(cd->q);
+	mempool_destroy(cd->pool);
+	kfree(cd);
+}
+
+static struct elevator_type coalesce_sched = {
+	.ops = {
+		.init_sched		= coalesce_init_sched,
+		.exit_sched		= coalesce_exit_sched,
+		.init_hctx		= coalesce_init_hctx,
+		.depth_updated		= coalesce_depth_updated,
+		.limit_depth		= coalesce_limit_depth,
+		.allow_merge		= coalesce_allow_merge,
+		.bio_merge		= coalesce_bio_merge,
+		.request_merge		= coalesce_request_merge,
+		.request_merged		= coalesce_request_merged,
+		.requests_merged	= coalesce_requests_merged,
+		.next_request		= coalesce_next_request,
+		.former_request		= coalesce_former_request,
+		.prepare_request	= coalesce_prepare_request,
+		.finish_request		= coalesce_finish_request,
+		.requeue_request	= coalesce_finish_request,
+		.insert_requests	= coalesce_insert_requests,
+		.dispatch_request	= coalesce_dispatch_request,
+		.has_work		= coalesce_has_work,
+	},
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = coalesce_queue_debugfs_attrs,
+#endif
+	.elevator_attrs = coalesce_attrs,
+	.elevator_name = COALESCE_NAME,
+	.elevator_owner = THIS_MODULE,
+};
+MODULE_ALIAS("coalesce-iosched");
+
+/*
+ * System suspend and hibernation: release what is held before processes
+ * freeze, and hold nothing until the system is back.
+ */
+static int coalesce_pm_notify(struct notifier_block *nb, unsigned long event,
+			      void *unused)
+{
+	struct coalesce_data *cd;
+
+	switch (event) {
+	case PM_SUSPEND_PREPARE:
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+		WRITE_ONCE(coalesce_pm_no_hold, true);
+		mutex_lock(&coalesce_mutex);
+		list_for_each_entry(cd, &coalesce_instances, node)
+			coalesce_drain(cd, true);
+		mutex_unlock(&coalesce_mutex);
+		break;
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		WRITE_ONCE(coalesce_pm_no_hold, false);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block coalesce_pm_nb = {
+	.notifier_call = coalesce_pm_notify,
+};
+
+static int __init coalesce_init(void)
+{
+	int ret;
+
+	coalesce_write_cache = KMEM_CACHE(rwin_write, 0);
+	if (!coalesce_write_cache)
+		return -ENOMEM;
+	ret = register_pm_notifier(&coalesce_pm_nb);
+	if (ret)
+		goto free_cache;
+	ret = elv_register(&coalesce_sched);
+	if (ret)
+		goto unregister_pm;
+	return 0;
+
+unregister_pm:
+	unregister_pm_notifier(&coalesce_pm_nb);
+free_cache:
+	kmem_cache_destroy(coalesce_write_cache);
+	return ret;
+}
+
+static void __exit coalesce_exit(void)
+{
+	elv_unregister(&coalesce_sched);
+	unregister_pm_notifier(&coalesce_pm_nb);
+	kmem_cache_destroy(coalesce_write_cache);
+}
+
+module_init(coalesce_init);
+module_exit(coalesce_exit);
+
+MODULE_AUTHOR("mmc-coalesce developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("AU-aware write coalescing I/O scheduler for flash cards");

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The coalesce scheduler's tunables (table: coalesce-tunables.h).
+ *
+ *  - Module parameters, /sys/module/coalesce_iosched/parameters/NAME (or
+ *    coalesce_iosched.NAME= on the kernel command line when built in):
+ *    the defaults for every disk that has not overridden NAME.
+ *  - Per disk, /sys/block/DISK/queue/iosched/NAME: overrides the default
+ *    for that disk; writing "default" drops the override.
+ *
+ * Every value is range checked; a bad one is refused with -EINVAL and the
+ * old value stays. A change is applied by releasing what the window holds
+ * first, so no write is judged by two sets of rules.
+ */
+#include <linux/blkdev.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/stringify.h>
+#include <linux/sysfs.h>
+
+#include "elevator.h"
+#include "coalesce-iosched.h"
+
+/* Serialises tunable changes against schedulers coming and going. */
+DEFINE_MUTEX(coalesce_mutex);
+LIST_HEAD(coalesce_instances);
+
+const struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR] = {
+#define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
+	[COALESCE_T_##_name] = {					\
+		.name = #_name, .def = _def, .min = _min, .max = _max,	\
+	},
+#include "coalesce-tunables.h"
+#undef COALESCE_TUNABLE
+};
+
+/*
+ * Module-wide values, initialised statically: parameters given to insmod
+ * or on the command line are set before any init code runs.
+ */
+static u32 coalesce_defaults[COALESCE_T_NR] = {
+#define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
+	[COALESCE_T_##_name] = _def,
+#include "coalesce-tunables.h"
+#undef COALESCE_TUNABLE
+};
+
+void coalesce_tunables_defaults(u32 *tun)
+{
+	memcpy(tun, coalesce_defaults, sizeof(coalesce_defaults));
+}
+
+static int coalesce_parse(enum coalesce_tunable t, const char *buf, u32 *val)
+{
+	const struct coalesce_tunable_desc *desc = &coalesce_tunables[t];
+	u32 v;
+
+	if (kstrtou32(buf, 0, &v) || v < desc->min || v > desc->max)
+		return -EINVAL;
+	if (t == COALESCE_T_au_kb && v && (v < 16 || !is_power_of_2(v)))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/* The disk's tunables as engine parameters. */
+void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
+{
+	struct request_queue *q = cd->q;
+	u32 *tun = cd->tun;
+	u32 au_kb = tun[COALESCE_T_au_kb];
+
+	rwin_params_init(p);
+	if (au_kb)
+		p->au_sectors = au_kb * 2;
+	else if (cd->au_sectors_queue)
+		p->au_sectors = cd->au_sectors_queue;
+	else
+		p->au_sectors = 8192;
+	p->small_sectors = tun[COALESCE_T_small_kb] * 2;
+	/*
+	 * Held writes keep their scheduler tags: hold at most three quarters
+	 * of the tags async writes may take (coalesce_limit_depth()).
+	 */
+	cd->held_cap = min(tun[COALESCE_T_window_reqs],
+			   max(1U, cd->async_depth * 3 / 4));
+	p->window_reqs = tun[COALESCE_T_enable] ? cd->held_cap : 0;
+	p->window_bytes = (u64)tun[COALESCE_T_window_kb] * 1024;
+	p->hold_ns = (u64)tun[COALESCE_T_hold_ms] * NSEC_PER_MSEC;
+	p->idle_ns = (u64)tun[COALESCE_T_idle_ms] * NSEC_PER_MSEC;
+	p->max_sectors = max(1U, queue_max_sectors(q));
+	p->max_segs = max_t(u32, 1, queue_max_segments(q));
+}
+
+/* Release what is held under the old rules, then switch. */
+void coalesce_apply_tunables(struct coalesce_data *cd)
+{
+	struct rwin_params p;
+	int ret;
+
+	spin_lock_irq(&cd->lock);
+	rwin_drain(&cd->win, ktime_get_ns());
+	coalesce_params_to_engine(cd, &p);
+	ret = rwin_set_params(&cd->win, &p);
+	spin_unlock_irq(&cd->lock);
+	/* Every value was range checked: the engine cannot refuse them. */
+	WARN_ON_ONCE(ret);
+	coalesce_drain(cd, false);
+}
+
+/* ---- module parameters: defaults for every disk ---- */
+
+static int coalesce_param_set(const char *val, const struct kernel_param *kp)
+{
+	enum coalesce_tunable t = (enum coalesce_tunable)(uintptr_t)kp->arg;
+	const struct coalesce_tunable_desc *desc = &coalesce_tunables[t];
+	struct coalesce_data *cd;
+	u32 v;
+
+	if (coalesce_parse(t, val, &v)) {
+		pr_warn(COALESCE_NAME ": %s: '%s' refused: want %u..%u%s\n",
+			desc->name, val, desc->min, desc->max,
+			t == COALESCE_T_au_kb ?
+			" (0, or a power of two >= 16)" : "");
+		return -EINVAL;
+	}
+	mutex_lock(&coalesce_mutex);
+	coalesce_defaults[t] = v;
+	list_for_each_entry(cd, &coalesce_instances, node) {
+		if (test_bit(t, &cd->overridden))
+			continue;
+		WRITE_ONCE(cd->tun[t], v);
+		coalesce_apply_tunables(cd);
+	}
+	mutex_unlock(&coalesce_mutex);
+	return 0;
+}
+
+static int coalesce_param_get(char *buf, const struct kernel_param *kp)
+{
+	enum coalesce_tunable t = (enum coalesce_tunable)(uintptr_t)kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(coalesce_defaults[t]));
+}
+
+static const struct kernel_param_ops coalesce_param_ops = {
+	.set = coalesce_param_set,
+	.get = coalesce_param_get,
+};
+
+/* kernel_param.arg is the enum coalesce_tunable of the parameter. */
+#define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
+	module_param_cb(_name, &coalesce_param_ops,			\
+			(void *)(uintptr_t)COALESCE_T_##_name, 0644);	\
+	MODULE_PARM_DESC(_name, _help " (" __stringify(_min) "-"	\
+			 __stringify(_max) ", default "			\
+			 __stringify(_def) ")");
+#include "coalesce-tunables.h"
+#undef COALESCE_TUNABLE
+
+/* ---- per disk: /sys/block/DISK/queue/iosched/NAME ---- */
+
+static ssize_t coalesce_attr_show(struct elevator_queue *e, char *page,
+				  enum coalesce_tunable t)
+{
+	struct coalesce_data *cd = e->elevator_data;
+
+	return sysfs_emit(page, "%u\n", READ_ONCE(cd->tun[t]));
+}
+
+static ssize_t coalesce_attr_store(struct elevator_queue *e, const char *page,
+				   size_t count, enum coalesce_tunable t)
+{
+	struct coalesce_data *cd = e->elevator_data;
+	bool reset = sysfs_streq(page, "default");
+	u32 v = 0;
+
+	if (!reset && coalesce_parse(t, page, &v))
+		return -EINVAL;
+	mutex_lock(&coalesce_mutex);
+	if (reset) {
+		v = coalesce_defaults[t];
+		clear_bit(t, &cd->overridden);
+	} else {
+		set_bit(t, &cd->overridden);
+	}
+	WRITE_ONCE(cd->tun[t], v);
+	coalesce_apply_tunables(cd);
+	mutex_unlock(&coalesce_mutex);
+	return count;
+}
+
+#define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
+static ssize_t coalesce_##_name##_show(struct elevator_queue *e,	\
+				       char *page)			\
+{									\
+	return coalesce_attr_show(e, page, COALESCE_T_##_name);		\
+}									\
+static ssize_t coalesce_##_name##_store(struct elevator_queue *e,	\
+					const char *page, size_t count)	\
+{									\
+	return coalesce_attr_store(e, page, count, COALESCE_T_##_name);	\
+}
+#include "coalesce-tunables.h"
+#undef COALESCE_TUNABLE
+
+struct elv_fs_entry coalesce_attrs[] = {
+#define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
+	__ATTR(_name, 0644, coalesce_##_name##_show, coalesce_##_name##_store),
+#include "coalesce-tunables.h"
+#undef COALESCE_TUNABLE
+	__ATTR_NULL
+};

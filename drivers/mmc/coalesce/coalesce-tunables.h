@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The coalesce scheduler's tunables, in one table. Each line feeds the
+ * module parameter (the default for new disks), the per-disk file in
+ * /sys/block/<disk>/queue/iosched/, the range check of both, the
+ * statistics file, Documentation/admin-guide.md and the guest tests'
+ * out-of-range values (qemu/initramfs.sh reads this file).
+ *
+ * COALESCE_TUNABLE(name, default, min, max, help)
+ *
+ * au_kb has one more rule: 0, or a power of two of at least 16.
+ * The defaults come from replaying stock 6.1 card traces through the
+ * window (Documentation/reorder-window.md): the hold curve bends at
+ * 4.5-5 s, and below 2 s the window does worse than stock.
+ */
+COALESCE_TUNABLE(enable, 1, 0, 1,
+		 "Hold and reorder writes (1) or pass them in arrival order (0)")
+COALESCE_TUNABLE(small_kb, 16, 0, 1024,
+		 "Writes up to this many KiB may be held")
+COALESCE_TUNABLE(window_reqs, 128, 1, 1024,
+		 "Most writes held at once (also capped by the scheduler tags)")
+COALESCE_TUNABLE(window_kb, 4096, 4, 65536,
+		 "Most KiB held at once")
+COALESCE_TUNABLE(hold_ms, 5000, 1, 10000,
+		 "Longest hold of a write, in milliseconds")
+COALESCE_TUNABLE(idle_ms, 20, 1, 1000,
+		 "Release every held write once no write arrived or completed for this many milliseconds")
+COALESCE_TUNABLE(au_kb, 0, 0, 262144,
+		 "Allocation unit in KiB: 0 = the queue's discard granularity (4096 if none), else a power of two >= 16")

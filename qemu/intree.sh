@@ -27,9 +27,11 @@ if ! grep -q 'drivers/mmc-coalesce/Kconfig' "$ksrc/drivers/Kconfig"; then
 	  printf 'source "drivers/mmc-coalesce/Kconfig"\n\nendmenu\n'; } >"$ksrc/drivers/Kconfig.new"
 	mv "$ksrc/drivers/Kconfig.new" "$ksrc/drivers/Kconfig"
 fi
-if ! grep -q 'mmc-coalesce/' "$ksrc/drivers/Makefile"; then
-	{ cat "$ksrc/drivers/Makefile"
-	  echo 'obj-$(CONFIG_MMC)		+= mmc-coalesce/'; } >"$ksrc/drivers/Makefile.new"
+# obj-y: the I/O scheduler needs only the block layer, not MMC.
+hook='obj-y				+= mmc-coalesce/'
+if ! grep -qxF "$hook" "$ksrc/drivers/Makefile"; then
+	{ grep -v 'mmc-coalesce/' "$ksrc/drivers/Makefile"
+	  echo "$hook"; } >"$ksrc/drivers/Makefile.new"
 	mv "$ksrc/drivers/Makefile.new" "$ksrc/drivers/Makefile"
 fi
 echo "intree: project copied to ${dest#$ksrc/} and hooked into drivers/Kconfig, drivers/Makefile"

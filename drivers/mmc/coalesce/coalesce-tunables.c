@@ -204,6 +204,7 @@ static ssize_t coalesce_##_name##_store(struct elevator_queue *e,	\
 {									\
 	return coalesce_attr_store(e, page, count, COALESCE_T_##_name);	\
 }
+
 #include "coalesce-tunables.h"
 #undef COALESCE_TUNABLE
 

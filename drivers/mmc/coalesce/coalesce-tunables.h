@@ -24,6 +24,6 @@ COALESCE_TUNABLE(window_kb, 4096, 4, 65536,
 COALESCE_TUNABLE(hold_ms, 5000, 1, 10000,
 		 "Longest hold of a write, in milliseconds")
 COALESCE_TUNABLE(idle_ms, 20, 1, 1000,
-		 "Release every held write once no write arrived or completed for this many milliseconds")
+		 "Release all held writes after this many ms without writes")
 COALESCE_TUNABLE(au_kb, 0, 0, 262144,
-		 "Allocation unit in KiB: 0 = the queue's discard granularity (4096 if none), else a power of two >= 16")
+		 "Allocation unit in KiB: 0 = from the disk (else 4096); a power of two >= 16")

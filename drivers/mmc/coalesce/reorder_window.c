@@ -1021,6 +1021,9 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 	sector_t old_end = rwin_end(wr);
 	bool taken = rwin_range_taken(w, start, end, wr, NULL);
 
+	/* A merge is the submitter still writing: not idle. */
+	if (now > w->last_arrival_ns)
+		w->last_arrival_ns = now;
 	w->stats.grown++;
 	if (wr->state == RWIN_ST_HELD) {
 		if (!taken && rwin_mergeable(wr) &&

@@ -289,6 +289,78 @@ static void rwin_test_rewrite_partial(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "12+8");
 }
 
+static struct rwin_write *rwin_test_add_wr(struct kunit *test, sector_t start,
+					   u32 sectors, u32 flags, u64 now)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_add(test, start, sectors, flags, now);
+	return &ctx->pool[ctx->used - 1];
+}
+
+/* A held write grown by a small bio stays held; by data, it leaves. */
+static void rwin_test_grow(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_write *a, *b;
+
+	rwin_test_start(test);
+	a = rwin_test_add_wr(test, 100, 8, 0, 0);
+	KUNIT_EXPECT_PTR_EQ(test, rwin_find_end(&ctx->win, 108), a);
+	KUNIT_EXPECT_TRUE(test, rwin_may_grow(&ctx->win, a, 100, 16));
+	rwin_grow(&ctx->win, a, 100, 16, 0, 1);
+	KUNIT_EXPECT_EQ(test, a->state, (u8)RWIN_ST_HELD);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_bytes, 16ULL * 512);
+
+	b = rwin_test_add_wr(test, 9000, 8, 0, 2);
+	rwin_grow(&ctx->win, b, 9000, 8 + 1024, 0, 3);
+	KUNIT_EXPECT_EQ(test, b->state, (u8)RWIN_ST_QUEUED);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "9000+1032");
+
+	rwin_grow(&ctx->win, a, 100, 24, RWIN_F_SYNC, 4);
+	KUNIT_EXPECT_EQ(test, a->state, (u8)RWIN_ST_QUEUED);
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_SYNC], 1ULL);
+}
+
+/* A held write and the data right behind it become one queued write. */
+static void rwin_test_merge(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_write *a, *d;
+
+	rwin_test_start(test);
+	a = rwin_test_add_wr(test, 100, 8, 0, 0);
+	rwin_test_add(test, 124, 8, 0, 0);
+	/* growing over the other held write is refused */
+	KUNIT_EXPECT_FALSE(test, rwin_may_grow(&ctx->win, a, 100, 32));
+	rwin_drain(&ctx->win, 1);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 1), "100+8 124+8");
+
+	a = rwin_test_add_wr(test, 8292, 8, 0, 2);
+	d = rwin_test_add_wr(test, 8300, 1000, 0, 3);
+	KUNIT_EXPECT_TRUE(test, rwin_may_merge(&ctx->win, a, d, 8292, 1008));
+	rwin_merge(&ctx->win, a, d, 8292, 1008, 0, 3);
+	KUNIT_EXPECT_EQ(test, d->state, (u8)RWIN_ST_OUT);
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "8292+1008");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "-");
+}
+
+/* A rewrite held behind a write makes that write unmergeable. */
+static void rwin_test_chained_not_mergeable(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_write *a;
+
+	rwin_test_start(test);
+	a = rwin_test_add_wr(test, 100, 8, 0, 0);
+	KUNIT_EXPECT_TRUE(test, rwin_mergeable(a));
+	rwin_test_add(test, 100, 8, 0, 1);
+	KUNIT_EXPECT_FALSE(test, rwin_mergeable(a));
+	KUNIT_EXPECT_PTR_EQ(test, rwin_find_start(&ctx->win, 100),
+			    (struct rwin_write *)NULL);
+}
+
 static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_small_held_large_passes),
 	KUNIT_CASE(rwin_test_prefix_merge),
@@ -304,6 +376,9 @@ static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_rewrite_held),
 	KUNIT_CASE(rwin_test_rewrite_order),
 	KUNIT_CASE(rwin_test_rewrite_partial),
+	KUNIT_CASE(rwin_test_grow),
+	KUNIT_CASE(rwin_test_merge),
+	KUNIT_CASE(rwin_test_chained_not_mergeable),
 	{},
 };
 

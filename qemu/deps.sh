@@ -1,42 +1,78 @@
 #!/usr/bin/env bash
-# Install the Debian packages a target needs; silent when all are present.
-# Usage: qemu/deps.sh [set ...]   sets: build qemu guest plot ppc
+# Install the Debian 12 packages a target needs; silent when all are present.
+# Usage: qemu/deps.sh [set ...]   (default: build qemu guest)
+#
+# Every script installs the sets for the commands it runs itself, so each
+# set lists what its callers need beyond a minimal Debian 12 (debootstrap
+# --variant=minbase: bash, coreutils, tar, gzip, grep, sed, mawk,
+# findutils, diffutils, util-linux, libc-bin's ldd are always there).
+# A package may sit in several sets; tests/fresh-machine.sh checks the
+# lot from a clean root.
+#
+#   build    kernel source and kernel/host builds: qemu/kernel-source.sh,
+#            qemu/kernel.sh, make unit (gcc with ASan/UBSan), make modules,
+#            make lint (sparse, perl for checkpatch.pl, git ls-files)
+#   guest    qemu/initramfs.sh: busybox, e2fsprogs, mmc-utils, fio copied
+#            into the initramfs, gcc -static (libc6-dev), cpio, and
+#            modules_install, which runs depmod (kmod)
+#   qemu     qemu/run.sh (qemu-system-x86_64; seabios and ipxe come as its
+#            dependencies) and qemu/qmp.py (python3)
+#   plot     tests/demo.sh: gnuplot
+#   ppc      qemu/kernel.sh ppc and qemu/run-e500.sh: cross gcc and libc
+#            for the static guest programs, qemu-system-ppc, cpio, and the
+#            host's mke2fs/e2fsck for the card image
+#   fuzz     make -C tests/window fuzz: clang and its libFuzzer runtime
+#            (libclang-rt-14-dev is only a Recommends of clang)
+#   blktests qemu/blktests-archive.sh (tools blktests' check and block/00[3-5,12] run)
 set -euo pipefail
 
-pkgs_build="linux-source-6.1 ccache sparse bc bison flex libelf-dev libssl-dev cpio xz-utils gcc make perl"
+pkgs_build="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
+	libelf-dev libssl-dev cpio ccache sparse git"
+pkgs_guest="busybox-static e2fsprogs mmc-utils fio kmod cpio gcc libc6-dev make"
 pkgs_qemu="qemu-system-x86 python3"
-pkgs_guest="busybox-static fio mmc-utils e2fsprogs"
 pkgs_plot="gnuplot-nox"
-pkgs_ppc="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross"
+pkgs_ppc="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio
+	e2fsprogs"
+pkgs_fuzz="clang libclang-rt-14-dev"
+pkgs_blktests="bash coreutils diffutils findutils grep sed gawk util-linux bsdextrautils xfsprogs fio"
 
 want=()
 for set in "${@:-build qemu guest}"; do
 	for s in $set; do
 		v="pkgs_$s"
-		[ -n "${!v:-}" ] || { echo "deps.sh: unknown package set '$s'" >&2; exit 2; }
+		[ "${!v+set}" = set ] || {
+			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests)" >&2
+			exit 2
+		}
 		want+=(${!v})
 	done
 done
+[ ${#want[@]} -gt 0 ] || exit 0
+mapfile -t want < <(printf '%s\n' "${want[@]}" | sort -u)
 
+# One dpkg-query for all of them; a package it does not know is missing.
+mapfile -t have < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${want[@]}" 2>/dev/null |
+	awk '$1 ~ /^[ih]i$/ { print $2 }')
 missing=()
 for p in "${want[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing+=("$p")
+	case " ${have[*]} " in *" $p "*) ;; *) missing+=("$p") ;; esac
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "deps: installing ${missing[*]} (apt-get, usually under a minute)"
+echo "deps: installing ${missing[*]} (apt-get; a minute, a few on a fresh machine)"
 if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: need root to install packages: ${missing[*]}" >&2
 	exit 1
 fi
+log=/tmp/mmc-coalesce-apt.log
 export DEBIAN_FRONTEND=noninteractive
-# A fresh machine has empty package lists; update once when a lookup fails.
-if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/mmc-coalesce-apt.log 2>&1; then
-	apt-get update -qq >>/tmp/mmc-coalesce-apt.log 2>&1
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >>/tmp/mmc-coalesce-apt.log 2>&1 || {
-		echo "deps.sh: apt-get install failed; see /tmp/mmc-coalesce-apt.log" >&2
-		tail -n 20 /tmp/mmc-coalesce-apt.log >&2
+# A fresh machine has empty (or stale) package lists: update once when the
+# install fails, then try again.
+if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+	apt-get update -qq >>"$log" 2>&1 || true
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1 || {
+		echo "deps.sh: apt-get install failed; see $log" >&2
+		tail -n 20 "$log" >&2
 		exit 1
 	}
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Extract Debian's linux-source-6.1 once and build the guest kernel for ARCH
-# (x86_64 or ppc) from allnoconfig/tinyconfig plus the fragment in qemu/.
+# Build the guest kernel for ARCH (x86_64 or ppc) from Debian's
+# linux-source-6.1 (extracted once by qemu/kernel-source.sh) with
+# allnoconfig/tinyconfig plus the fragment in qemu/.
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
 # Usage: qemu/kernel.sh [x86_64|x86_64-debug|ppc]
 set -euo pipefail
@@ -10,15 +11,8 @@ arch=${1:-x86_64}
 src=$top/build/linux-6.1
 out=$top/build/kernel-$arch
 
-"$here/deps.sh" build
-
-if [ ! -f "$src/Makefile" ]; then
-	echo "kernel: extracting /usr/src/linux-source-6.1.tar.xz into build/ (about a minute)"
-	mkdir -p "$top/build"
-	rm -rf "$src.tmp" && mkdir -p "$src.tmp"
-	tar -C "$src.tmp" --strip-components=1 -xf /usr/src/linux-source-6.1.tar.xz
-	mv "$src.tmp" "$src"
-fi
+# the build packages and build/linux-6.1, extracted once
+"$here/kernel-source.sh"
 
 frags=("$here/$arch.config")
 case $arch in

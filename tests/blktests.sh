@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# blktests (the upstream block layer suite) on the emulated SD card, for
+# `make check`: block/003 (discards of many sizes), block/004 (flush
+# storm), block/005 (switch schedulers under I/O) and block/012 (a
+# read-only device fails writes), with TEST_DEVS=/dev/mmcblk0 in the
+# x86_64 guest.  Once on the stock stack (sdhci-pci + mmc_block, the
+# kernel's default scheduler) as the control, once on ours (the same plus
+# coalesce-iosched.ko, `coalesce` selected; block/005 then switches to and
+# from it under I/O).  One result per test and stack.
+#
+# BLKTESTS_DIR names a blktests tree (.ci/run points it at
+# ../shared/blktests when that exists); without it the suite is skipped
+# and counts nothing.  BLKTESTS_TIMEOUT (default 25) is blktests' TIMEOUT:
+# fio's --runtime in each test, so each fio-based test runs at most that
+# long (block/005 up to 15 s more) -- except block/003: fio checks its
+# runtime only between discards, and one random discard (4 KiB up to the
+# rest of the card) cannot be cut short.  QEMU erases at about 7-20 MB/s
+# (it writes every erased block), so the card here is 1 GiB
+# (BLKTESTS_CARD_GIB): the longest discard is then about 2 minutes and
+# block/003 takes 1-2 minutes (on the usual 4 GiB card: 3.5).  QEMU makes
+# cards of up to 2 GiB SDSC, larger ones SDHC.
+# BLKTESTS_STACKS (default "stock ours") picks the stacks.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=$top/build/runs
+. "$top/tests/results.sh"
+
+TESTS="block/003 block/004 block/005 block/012"
+timeout=${BLKTESTS_TIMEOUT:-25}
+stacks=${BLKTESTS_STACKS:-stock ours}
+card_gib=${BLKTESTS_CARD_GIB:-1}
+
+if [ -z "${BLKTESTS_DIR:-}" ]; then
+	echo "blktests: BLKTESTS_DIR not set, skipped"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+if [ ! -x "$BLKTESTS_DIR/check" ]; then
+	echo "blktests: BLKTESTS_DIR=$BLKTESTS_DIR is not a blktests tree (no ./check), skipped"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+echo "blktests: $BLKTESTS_DIR ($(cut -c1-12 "$BLKTESTS_DIR/UPSTREAM-COMMIT" 2>/dev/null || echo 'commit unknown')), TIMEOUT=$timeout s"
+
+# every_test STACK WHY: the same failure for each test of a stack
+every_test() {
+	local t
+	for t in $TESTS; do ko "blktests/$1/$t" "$2"; done
+}
+
+if ! BLKTESTS_DIR=$BLKTESTS_DIR "$top/qemu/blktests-archive.sh"; then
+	for stack in $stacks; do every_test "$stack" "could not build the blktests archive"; done
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+
+# Per stack: boot and unpacking ~60 s, three fio tests of $timeout s
+# each and what overruns it (block/003: one discard, up to ~150 s on a
+# 1 GiB card; block/004: starting 64 fio processes; block/005: 15 s),
+# block/012 ~10 s.
+limit=$((4 * timeout + 120 * card_gib + 360))
+
+for stack in $stacks; do
+	out=$runs/blktests-$stack
+	start=$(date +%s)
+	if [ "$stack" = ours ] &&
+	   [ ! -e "$top/build/modules-x86_64/coalesce-iosched.ko" ]; then
+		every_test ours "coalesce-iosched.ko not built (make modules)"
+		continue
+	fi
+	echo "-- blktests on the $stack stack (TCG guest, ${card_gib} GiB card; usually 3-4 minutes)"
+	"$top/qemu/run.sh" --scenario blktests --stack "$stack" --out "$out" \
+		--no-trace --timeout "$limit" --card-gib "$card_gib" \
+		--kopt "mmcc.blktests=${TESTS// /,} mmcc.blktests_timeout=$timeout"
+	rc=$?
+	# The scheduler the tests ran under (blktests restores it after 005).
+	sched=$(sed -n 's/^KV schedulers=//p' "$out/result.txt" 2>/dev/null)
+	echo "   schedulers: ${sched:-?}"
+	not_coalesce=
+	if [ "$stack" = ours ] && [[ $sched != *"[coalesce]"* ]]; then
+		not_coalesce="coalesce was not the card's scheduler (${sched:-none reported})"
+	fi
+	for t in $TESTS; do
+		line=$(grep -E "^RESULT (pass|fail) $t( |$)" "$out/result.txt" 2>/dev/null | tail -n 1)
+		if [ -n "$not_coalesce" ]; then
+			ko "blktests/$stack/$t" "$not_coalesce"
+		elif [ -z "$line" ]; then
+			case $rc in
+			3) ko "blktests/$stack/$t" "QEMU killed at the $limit s limit (see $out/console.log)" ;;
+			*) ko "blktests/$stack/$t" "no result from the guest (run.sh exit $rc; see $out/console.log)" ;;
+			esac
+		elif [[ $line == "RESULT pass "* ]]; then
+			ok "blktests/$stack/$t"
+		else
+			ko "blktests/$stack/$t" "${line#"RESULT fail $t "}"
+		fi
+	done
+	# A guest-side failure that is no test's (stack not loaded, no tree)
+	while read -r word verdict name why; do
+		[ "$word" = RESULT ] && [ "$verdict" = fail ] || continue
+		[[ " $TESTS " == *" $name "* ]] && continue
+		ko "blktests/$stack/$name" "$why"
+	done < <(cat "$out/result.txt" 2>/dev/null)
+	echo "   ($(( $(date +%s) - start )) s)"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -61,7 +61,11 @@ $(CARDTRACE_SAN): tests/cardtrace/cardtrace.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $<
 
-unit: $(CARDTRACE) $(CARDTRACE_SAN)
+# A fresh clone: the build packages and build/linux-6.1 (tests/window
+# builds the kernel's rbtree) first, then the analyzer.
+unit:
+	@qemu/kernel-source.sh
+	@$(MAKE) -s $(CARDTRACE) $(CARDTRACE_SAN)
 	@tests/check.sh unit
 
 qemu-test: guest $(CARDTRACE)
@@ -87,7 +91,7 @@ soak: guest
 
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit lint qemu e500 crash removal
+	@tests/check.sh unit lint qemu e500 crash removal blktests
 
 bench: guest $(CARDTRACE)
 	@tests/bench.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run test suites and add up their results.
 # Usage: tests/check.sh [unit] [lint] [qemu] [e500] [debug] [crash] [removal]
+#                       [blktests]
 #
 # Every suite prints its own last line "N passed, N failed"; a suite that
 # dies without one counts as one failure.  The last line of this script is
@@ -58,6 +59,10 @@ for what in "${@:-unit}"; do
 		;;
 	crash)
 		suite crash tests/crash-tests.sh
+		;;
+	blktests)
+		# upstream blktests on the card; skipped without BLKTESTS_DIR
+		suite blktests tests/blktests.sh
 		;;
 	*)
 		echo "check.sh: unknown suite group '$what'" >&2

@@ -172,15 +172,53 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 	list_add_tail(&rq->queuelist, &cd->reads);
 }
 
+/*
+ * Insert merges, as mq-deadline does them, for writes: the elevator hash
+ * finds a write ending where @rq starts and takes @rq in (the window is
+ * told in coalesce_requests_merged()). The hash only merges backward, so
+ * a write the window knows that starts where @rq ends is offered to @rq
+ * the same way once @rq is in: an indirect block that arrives after the
+ * data it precedes becomes one request with that data.
+ */
+static bool coalesce_insert_merge(struct coalesce_data *cd, struct request *rq,
+				  struct list_head *free)
+{
+	if (req_op(rq) != REQ_OP_WRITE)
+		return false;
+	cd->merge_flags = coalesce_flags(rq->cmd_flags);
+	return blk_mq_sched_try_insert_merge(cd->q, rq, free);
+}
+
+static void coalesce_merge_follower(struct coalesce_data *cd,
+				    struct rwin_write *wr,
+				    struct list_head *free)
+{
+	struct rwin_write *next = rwin_find_start(&cd->win,
+						  wr->start + wr->sectors);
+	struct request *rq;
+
+	if (!next || next == wr ||
+	    !rwin_may_merge(&cd->win, wr, next, wr->start,
+			    wr->sectors + next->sectors))
+		return;
+	rq = next->cookie;
+	cd->merge_flags = coalesce_flags(rq->cmd_flags);
+	blk_mq_sched_try_insert_merge(cd->q, rq, free);
+}
+
 static void coalesce_insert_write(struct coalesce_data *cd,
-				  struct request *rq, u64 now)
+				  struct request *rq, u64 now,
+				  struct list_head *free)
 {
 	struct rwin_write *wr = NULL;
 	bool held;
 
 	/* Behind a write the window could not take, everything waits. */
-	if (list_empty(&cd->untracked))
+	if (list_empty(&cd->untracked)) {
+		if (coalesce_insert_merge(cd, rq, free))
+			return;
 		wr = mempool_alloc(cd->pool, GFP_ATOMIC | __GFP_NOWARN);
+	}
 	if (!wr) {
 		/*
 		 * Out of memory even for the reserve: send it in arrival
@@ -208,6 +246,10 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 	if (held)
 		trace_coalesce_hold(rq, div_u64(wr->start,
 						cd->win.p.au_sectors));
+	if (req_op(rq) == REQ_OP_WRITE && rq_mergeable(rq)) {
+		elv_rqhash_add(cd->q, rq);
+		coalesce_merge_follower(cd, wr, free);
+	}
 }
 
 static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -231,7 +273,7 @@ static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
 		} else if (req_op(rq) == REQ_OP_READ) {
 			coalesce_insert_read(cd, rq, now, &free);
 		} else {
-			coalesce_insert_write(cd, rq, now);
+			coalesce_insert_write(cd, rq, now, &free);
 		}
 	}
 	coalesce_update(cd);

@@ -59,10 +59,41 @@ cp "$here"/guest/scenarios/* "$root/scenarios/"
 # Stock modules (sdhci-pci, mmc_block, ...) with modules.dep for modprobe.
 make -s -C "$top/build/linux-6.1" O="$kout" ARCH=x86_64 \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
-# Project modules and KUnit suites, when they have been built.
-for ko in "$top"/build/modules-x86_64$suffix/*.ko; do
+# Project modules and KUnit suites, when they have been built: the ones
+# today's Makefiles build (obj-... += NAME.o), so that a module left in
+# build/modules-x86_64 by an older tree (mmc_coalesce.ko) is not shipped.
+for name in $(sed -n 's/^obj-[^+]*+=[[:space:]]*//p' "$top"/drivers/mmc/*/Makefile |
+	tr ' \t' '\n\n' | sed -n 's/\.o$//p' | sort -u); do
+	ko=$top/build/modules-x86_64$suffix/$name.ko
 	[ -e "$ko" ] && cp "$ko" "$root/lib/modules/mmc-coalesce/"
 done
+
+# The scheduler's tunables, from the one table in the driver
+# (COALESCE_TUNABLE(name, default, min, max, "help"), an X-macro), as
+# "name default min max" lines in /etc/coalesce-tunables: the guest's
+# bad-value tests take their names and ranges from it.
+tunables_h=$top/drivers/mmc/coalesce/coalesce-tunables.h
+if [ -f "$tunables_h" ]; then
+	# Entries are the lines with COALESCE_TUNABLE(identifier, ...) that
+	# are neither the macro's own #define/#undef nor a comment; an entry
+	# may end in "\" (a list macro) or carry its help on the next line.
+	entry_lines() {
+		grep -E 'COALESCE_TUNABLE\([[:space:]]*[a-z_][a-z0-9_]*[[:space:]]*,' "$tunables_h" |
+			grep -Ev '^[[:space:]]*(#|/?\*|//)'
+	}
+	entry_lines |
+		sed -n 's/.*COALESCE_TUNABLE([[:space:]]*\([a-z_][a-z0-9_]*\)[[:space:]]*,[[:space:]]*\([0-9][0-9]*\)[[:space:]]*,[[:space:]]*\([0-9][0-9]*\)[[:space:]]*,[[:space:]]*\([0-9][0-9]*\)[[:space:]]*,.*/\1 \2 \3 \4/p' \
+		>"$root/etc/coalesce-tunables"
+	entries=$(entry_lines | wc -l)
+	parsed=$(wc -l <"$root/etc/coalesce-tunables")
+	if [ "$parsed" = 0 ] || [ "$parsed" != "$entries" ]; then
+		echo "initramfs.sh: parsed $parsed of $entries COALESCE_TUNABLE() entries in ${tunables_h#$top/}" \
+			"(each must read COALESCE_TUNABLE(name, default, min, max, \"help\") with decimal numbers)" >&2
+		exit 1
+	fi
+else
+	echo "initramfs: no ${tunables_h#$top/} yet; the guest's tunable tests will fail" >&2
+fi
 pack "$root" "$out"
 
 if [ ! -f "$fio_out" ] || [ /usr/bin/fio -nt "$fio_out" ]; then

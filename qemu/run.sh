@@ -2,14 +2,20 @@
 # Boot the x86_64 guest under QEMU (TCG) with an emulated SD card behind
 # sdhci-pci, run one scenario, and keep what the card saw.
 #
-# Usage: qemu/run.sh --scenario NAME --out DIR [--stack stock|ours]
+# Usage: qemu/run.sh --scenario NAME --out DIR [--stack stock|ours|ourhost]
 #                    [--elevator NAME] [--args a=1,b=2] [--mem MiB]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
 #                    [--flavor debug]          (the debug guest kernel)
 #                    [--card FILE]             (boot on this existing image)
 #                    [--kill-after-marker SECONDS]
-#                    [--q35] [--qmp PATH]
+#                    [--q35] [--qmp PATH] [--usb]
+#
+# Stacks: stock (sdhci-pci + mmc_block, the kernel's default elevator or
+# --elevator), ours (sdhci-pci + mmc_block + the coalesce I/O scheduler,
+# coalesce-iosched.ko; --args are its module parameters), ourhost (our
+# sdhci-coalesce + mmc_block + coalesce). ours and ourhost ARE the
+# elevator: --elevator is refused with them (except "coalesce").
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
 # sdhci trace events) and result.txt (the guest's "MMCC" lines).  Exit 0
@@ -34,12 +40,25 @@
 #   --q35         machine q35 instead of pc, with sdhci-pci (id sdhci0)
 #                 on a PCIe root port (id rp0), so that it can be removed.
 #   --qmp PATH    a QMP server on the unix socket PATH (server, no wait).
+#
+# USB stick:
+#   --usb         add a USB stick (qemu-xhci + usb-storage) on an image
+#                 like the card's (--card-gib, sparse, in DIR; or --card
+#                 FILE, which then is the stick's image and the SD card
+#                 gets a fresh one) and run the scenario on it (/dev/sda,
+#                 mmcc.disk=usb) instead of the SD card. The trace then
+#                 records the stick's SCSI READ/WRITE commands (QEMU's
+#                 scsi_disk_dma_command_* events), and DIR/trace.log is
+#                 written in the analyzer's own command format
+#                 ("<time_us> <W|R> <sector> <sectors>"; QEMU's log is
+#                 kept as DIR/trace-qemu.log), so that cardtrace reads
+#                 it like a card trace.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
 scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt= flavor=
-card_file= kill_after= q35=0 qmp=
+card_file= kill_after= q35=0 qmp= usb=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -57,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--kill-after-marker) kill_after=$2; shift ;;
 	--q35) q35=1 ;;
 	--qmp) qmp=$2; shift ;;
+	--usb) usb=1 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -65,6 +85,19 @@ done
 	echo "run.sh: --scenario and --out are required" >&2
 	exit 2
 }
+case $stack in
+stock) ;;
+ours | ourhost)
+	if [ -n "$elevator" ] && [ "$elevator" != coalesce ]; then
+		echo "run.sh: --stack $stack is the coalesce elevator; --elevator $elevator makes no sense with it" >&2
+		exit 2
+	fi ;;
+*) echo "run.sh: --stack must be stock, ours or ourhost (not '$stack')" >&2; exit 2 ;;
+esac
+if [ "$usb" = 1 ] && [ "$stack" = ourhost ]; then
+	echo "run.sh: --usb runs stock or ours (a USB stick has no SD host)" >&2
+	exit 2
+fi
 case $card_gib in
 1 | 2 | 4 | 8 | 16 | 32) ;;
 *) echo "run.sh: --card-gib must be a power of two from 1 to 32 (QEMU refuses other sizes)" >&2; exit 2 ;;
@@ -88,7 +121,20 @@ for f in "$kernel" "$initrd"; do
 done
 
 mkdir -p "$out"
-rm -f "$out/trace.log" "$out/console.log" "$out/result.txt" "$out/kill.txt"
+rm -f "$out/trace.log" "$out/trace-qemu.log" "$out/console.log" "$out/result.txt" "$out/kill.txt"
+# The disk under test is the card, or with --usb the stick; the other one
+# (the card, with --usb) is a fresh sparse image.
+stick=
+if [ "$usb" = 1 ]; then
+	if [ -n "$card_file" ]; then
+		stick=$card_file
+	else
+		stick=$out/stick.img
+		rm -f "$stick"
+		truncate -s "${card_gib}G" "$stick"
+	fi
+	card_file=
+fi
 if [ -n "$card_file" ]; then
 	card=$card_file
 else
@@ -102,6 +148,19 @@ if [ "$scenario" = fio ] || [ "$scenario" = load ]; then
 	initrd=$out/initrd.gz
 	fio_mem=256	# the fio archive itself lives in guest RAM
 fi
+# blktests: the fio archive and the blktests one (qemu/blktests-archive.sh:
+# the tree, bash, GNU tools, xfs_io), both unpacked into guest RAM, plus
+# room for block/004's 64 fio processes.
+if [ "$scenario" = blktests ]; then
+	bt_archive=$top/build/initramfs-x86_64-blktests.cpio.gz
+	[ -f "$bt_archive" ] || {
+		echo "run.sh: missing $bt_archive (BLKTESTS_DIR=... qemu/blktests-archive.sh)" >&2
+		exit 2
+	}
+	cat "$initrd" "$top/build/initramfs-x86_64-fio.cpio.gz" "$bt_archive" >"$out/initrd.gz"
+	initrd=$out/initrd.gz
+	fio_mem=384
+fi
 
 cmdline="console=ttyS0 panic=-1 loglevel=4 mmcc.scenario=$scenario mmcc.stack=$stack mmcc.mem_mib=$mem"
 # q35: without MSI (not in the guest config) the firmware keeps PCIe
@@ -112,13 +171,26 @@ cmdline="console=ttyS0 panic=-1 loglevel=4 mmcc.scenario=$scenario mmcc.stack=$s
 [ "$q35" = 1 ] || cmdline+=" acpi=noirq"
 [ -n "$elevator" ] && cmdline+=" mmcc.elevator=$elevator"
 [ -n "$args" ] && cmdline+=" mmcc.args=$args"
+[ "$usb" = 1 ] && cmdline+=" mmcc.disk=usb"
 [ -n "$kopt" ] && cmdline+=" $kopt"
 
 tracing=()
-if [ "$trace" = 1 ]; then
+if [ "$trace" = 1 ] && [ "$usb" = 1 ]; then
+	# The stick: one line per SCSI READ/WRITE (start and length in
+	# 512-byte blocks), converted after the run.
+	tracing=(-msg timestamp=on -D "$out/trace-qemu.log"
+		 -trace enable=scsi_disk_dma_command_READ
+		 -trace enable=scsi_disk_dma_command_WRITE)
+elif [ "$trace" = 1 ]; then
 	# Lean event set: one line per command and per DMA descriptor.
 	tracing=(-msg timestamp=on -D "$out/trace.log"
 		 -trace enable=sdcard_normal_command -trace enable=sdhci_adma_loop)
+fi
+usb_opt=()
+if [ "$usb" = 1 ]; then
+	usb_opt=(-device qemu-xhci
+		 -drive if=none,id=stick,file="$stick",format=raw,cache=unsafe
+		 -device usb-storage,drive=stick)
 fi
 
 # The machine and where the SD host controller sits.  On q35 it goes
@@ -142,7 +214,7 @@ qemu=(qemu-system-x86_64
 	"${host[@]}"
 	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe
 	-device sd-card,drive=card0
-	"${qmp_opt[@]}" "${tracing[@]}")
+	"${usb_opt[@]}" "${qmp_opt[@]}" "${tracing[@]}")
 
 usec() { # seconds (decimal) -> microseconds, without floating point
 	local s=$1 frac
@@ -209,7 +281,23 @@ else
 fi
 set -e
 [ -n "$card_file" ] || rm -f "$card"
+[ "$usb" = 1 ] && [ "$stick" = "$out/stick.img" ] && rm -f "$stick"
 rm -f "$out/initrd.gz"
+if [ "$usb" = 1 ] && [ -f "$out/trace-qemu.log" ]; then
+	# "PID@SEC.USEC:scsi_disk_dma_command_WRITE Write (sector S, count N)"
+	# and "..._READ Read (sector S, count N)" -> "USEC W|R S N"
+	awk '
+		/scsi_disk_dma_command_(READ|WRITE)/ {
+			if (!match($0, /@[0-9]+\.[0-9]+:/)) next
+			t = substr($0, RSTART + 1, RLENGTH - 2)
+			split(t, p, ".")
+			if (!match($0, /sector [0-9]+, count [0-9]+/)) next
+			split(substr($0, RSTART, RLENGTH), f, /[ ,]+/)
+			if (f[4] == 0) next
+			printf "%s%06d %s %s %s\n", p[1], p[2],
+				(index($0, "_WRITE") ? "W" : "R"), f[2], f[4]
+		}' "$out/trace-qemu.log" >"$out/trace.log"
+fi
 
 tr -d '\r' <"$out/console.log" | grep -a '^MMCC ' | sed 's/^MMCC //' >"$out/result.txt" || true
 if [ -n "$kill_after" ] && [ "$watch_result" = killed ]; then

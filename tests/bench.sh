@@ -5,25 +5,26 @@
 #
 # Environment:
 #   SCENARIOS  default "seed ext4 fio"
-#   ELEVATORS  default "none mq-deadline bfq kyber"
-#   STACKS     default "stock stock+wbt0 ours" ("ourblock" instead of "ours"
-#              without our host driver); "+wbt0": writeback throttling off
+#   ELEVATORS  default "none mq-deadline bfq kyber" (the stock stacks')
+#   STACKS     default "stock stock+wbt0 ours"; "+wbt0": writeback
+#              throttling off. ours is the coalesce elevator on stock
+#              sdhci-pci + mmc_block: it runs once per scenario (elevator
+#              column "coalesce"), not once per elevator
+#   USB        default 1: also the seed on a USB stick (qemu-xhci +
+#              usb-storage; rows "seed-usb"), stock mq-deadline against
+#              ours (coalesce, au_kb=4096); 0: not
 #   CARDTRACE_ARGS  extra analyzer options (card model), e.g. "--open-aus 4"
 # Option --reuse: keep the guest runs already in build/bench/ and only
 # analyze again (to score the same traces under another card model).
-# Each run takes about 1-2 minutes under TCG; the default set about 15-25.
+# Each run takes about 1-2 minutes under TCG; the default set about 25-35.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cardtrace=$top/build/host/cardtrace
 out_dir=${BENCH_DIR:-$top/build/bench}
 scenarios=${SCENARIOS:-seed ext4 fio}
 elevators=${ELEVATORS:-none mq-deadline bfq kyber}
-if [ -z "${STACKS:-}" ]; then
-	stacks="stock stock+wbt0 ours"
-	[ -e "$top/build/modules-x86_64/sdhci-coalesce.ko" ] || stacks="stock stock+wbt0 ourblock"
-else
-	stacks=$STACKS
-fi
+stacks=${STACKS:-stock stock+wbt0 ours}
+usb=${USB:-1}
 model=(${CARDTRACE_ARGS:-})
 mkdir -p "$out_dir"
 table=$out_dir/table.md
@@ -38,47 +39,66 @@ kv_get() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$table"
 
+# bench_run LABEL SCENARIO STACK ELEVATOR [run.sh args...]: one guest run
+# (or its files from an earlier run with --reuse) and one table row
+bench_run() {
+	local label=$1 scen=$2 stack=$3 elv=$4 run kopt= elv_opt=()
+	shift 4
+	run=$out_dir/$label-$stack-$elv
+	runs=$((runs + 1))
+	echo "bench: $label, $stack stack, elevator $elv (about a minute or two)..." >&2
+	# "stock+wbt0": stock with writeback throttling off, as the
+	# scheduler runs it (it turns wbt off itself)
+	case $stack in *+wbt0) kopt=mmcc.wbt_lat_usec=0 ;; esac
+	# ours is the elevator: no --elevator for it
+	case $stack in ours* | ourhost*) ;; *) elv_opt=(--elevator "$elv") ;; esac
+	if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
+		echo "bench: reusing $run" >&2
+	elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%+wbt0}" \
+		--kopt "$kopt" "${elv_opt[@]}" --out "$run" --timeout 1200 "$@" >&2; then
+		echo "bench: $label/$stack/$elv failed; see $run/console.log" >&2
+		failed=$((failed + 1))
+		echo "| $label | $stack | $elv | run failed | | | | | | | | | | |" >>"$table"
+		return
+	fi
+	base=$(sed -n 's/^KV marker_base=//p' "$run/result.txt")
+	"$cardtrace" --marker-base "$base" --from 1 --to 2 "${model[@]}" \
+		--kv "$run/trace.log" >"$run/card.kv"
+	"$cardtrace" --marker-base "$base" --from 1 --to 2 \
+		--dump "$run/trace.log" >"$run/commands.txt"
+	guest_kbps=$(sed -n 's/^KV guest_kbps=//p' "$run/result.txt")
+	k=$run/card.kv
+	lim=$(kv_get limit_s "$k")
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+		"$label" "$stack" "$elv" "$(kv_get writes "$k")" \
+		"$(kv_get small_writes "$k")" "$(kv_get au_switches "$k")" \
+		"$(kv_get distinct_aus "$k")" "$(kv_get switch_ratio "$k")" \
+		"$(kv_get backward_writes "$k")" \
+		"$(kv_get est_linear_mbps "$k")" \
+		"$(awk -v a="$(kv_get est_linear_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
+		"$(kv_get est_any_mbps "$k")" \
+		"$(awk -v a="$(kv_get est_any_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
+		"$(awk -v k="${guest_kbps:-0}" 'BEGIN { printf "%.2f", k * 1024 / 1e6 }')" \
+		>>"$table"
+}
+
 for scen in $scenarios; do
 	for stack in $stacks; do
-		for elv in $elevators; do
-			run=$out_dir/$scen-$stack-$elv
-			runs=$((runs + 1))
-			echo "bench: $scen, $stack stack, elevator $elv (about a minute or two)..." >&2
-			# "stock+wbt0": stock with writeback throttling off, as
-			# our stack runs it (Documentation/admin-guide.md)
-			kopt=
-			case $stack in *+wbt0) kopt=mmcc.wbt_lat_usec=0 ;; esac
-			if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
-				echo "bench: reusing $run" >&2
-			elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%+wbt0}" \
-				--kopt "$kopt" --elevator "$elv" --out "$run" --timeout 1200 >&2; then
-				echo "bench: $scen/$stack/$elv failed; see $run/console.log" >&2
-				failed=$((failed + 1))
-				echo "| $scen | $stack | $elv | run failed | | | | | | | | | | |" >>"$table"
-				continue
-			fi
-			base=$(sed -n 's/^KV marker_base=//p' "$run/result.txt")
-			"$cardtrace" --marker-base "$base" --from 1 --to 2 "${model[@]}" \
-				--kv "$run/trace.log" >"$run/card.kv"
-			"$cardtrace" --marker-base "$base" --from 1 --to 2 \
-				--dump "$run/trace.log" >"$run/commands.txt"
-			guest_kbps=$(sed -n 's/^KV guest_kbps=//p' "$run/result.txt")
-			k=$run/card.kv
-			lim=$(kv_get limit_s "$k")
-			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-				"$scen" "$stack" "$elv" "$(kv_get writes "$k")" \
-				"$(kv_get small_writes "$k")" "$(kv_get au_switches "$k")" \
-				"$(kv_get distinct_aus "$k")" "$(kv_get switch_ratio "$k")" \
-				"$(kv_get backward_writes "$k")" \
-				"$(kv_get est_linear_mbps "$k")" \
-				"$(awk -v a="$(kv_get est_linear_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
-				"$(kv_get est_any_mbps "$k")" \
-				"$(awk -v a="$(kv_get est_any_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
-				"$(awk -v k="${guest_kbps:-0}" 'BEGIN { printf "%.2f", k * 1024 / 1e6 }')" \
-				>>"$table"
-		done
+		case $stack in
+		ours* | ourhost*) bench_run "$scen" "$scen" "$stack" coalesce ;;
+		*)
+			for elv in $elevators; do
+				bench_run "$scen" "$scen" "$stack" "$elv"
+			done ;;
+		esac
 	done
 done
+# The seed on a USB stick: the same workload, the stick's SCSI commands
+# (qemu/run.sh --usb converts them to the analyzer's format)
+if [ "$usb" = 1 ]; then
+	bench_run seed-usb seed stock mq-deadline --usb
+	bench_run seed-usb seed ours coalesce --usb
+fi
 
 echo
 echo "Card model: $("$cardtrace" "${model[@]}" /dev/null | sed -n 's/^card model: //p')"
@@ -86,18 +106,18 @@ echo "Counts cover the workload and its sync (between phase markers 1 and 2)."
 echo
 cat "$table"
 
-# The issue's targets on the seed scenario, per elevator: ours against stock
-# from this same run.
+# The issue's targets on the seed scenario: ours (one run, coalesce)
+# against stock under each elevator, from this same run.
 ours=$(echo $stacks | tr ' ' '\n' | grep -v '^stock' | head -n 1)
 if echo " $scenarios " | grep -q ' seed ' && [ -n "$ours" ] &&
 	echo " $stacks " | grep -q ' stock '; then
 	echo
-	echo "Targets on the seed scenario ($ours vs stock, this run):"
+	echo "Targets on the seed scenario ($ours, coalesce, vs stock under each elevator, this run):"
 	echo
-	echo "| elevator | AU switches / distinct AUs (target <= 1.15) | est. any-order time / limit (target <= 1.10) | linear-only: stock time / ours (target >= 2.0) | guest MB/s ours / stock (target >= 0.98) |"
+	echo "| stock elevator | AU switches / distinct AUs (target <= 1.15) | est. any-order time / limit (target <= 1.10) | linear-only: stock time / ours (target >= 2.0) | guest MB/s ours / stock (target >= 0.98) |"
 	echo "|---|---|---|---|---|"
 	for elv in $elevators; do
-		o=$out_dir/seed-$ours-$elv s=$out_dir/seed-stock-$elv
+		o=$out_dir/seed-$ours-coalesce s=$out_dir/seed-stock-$elv
 		[ -f "$o/card.kv" ] && [ -f "$s/card.kv" ] || continue
 		awk -v sw="$(kv_get au_switches "$o/card.kv")" -v da="$(kv_get distinct_aus "$o/card.kv")" \
 		    -v ea="$(kv_get est_any_s "$o/card.kv")" -v lim="$(kv_get limit_s "$o/card.kv")" \

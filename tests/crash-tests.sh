@@ -21,9 +21,10 @@
 # Then every FSYNCED/SYNCED file must be there with its checksum, unless a
 # later "DELETED" says its unlink was made durable (then it must be gone);
 # a file whose unlink was under way ("DELETING" without "DELETED") may be
-# either.  The fsck verdicts of crashcheck count too.  On our stack the
-# write scenarios also sample the window every 0.5 s ("HELD"), so the
-# table shows whether a kill cut into held writes.
+# either.  The fsck verdicts of crashcheck count too.  On our stack (the
+# coalesce scheduler on sdhci-pci + mmc_block) the write scenarios also
+# sample the window every 0.5 s ("HELD"), so the table shows whether a
+# kill cut into held writes.
 #
 # Stacks: ours at the defaults, ours with aggressive window settings, and
 # stock as the control.  Modes:
@@ -69,14 +70,15 @@ done
 out=$top/build/crash/$seed
 mkdir -p "$out"
 
-# Settings: label, stack, module arguments ("-": none).  "aggr" holds
-# writes as long and as many as params.c allows (hold_ms 1-10000,
-# idle_ms 1-1000, window_reqs 1-256) with 4 times the default window
-# size (window_kb 4-65536): more unacknowledged writes, for longer, for
-# a crash to cut into.
+# Settings: label, stack, module arguments of coalesce-iosched ("-":
+# none).  "aggr" holds writes as long and as many as the tunables allow
+# (drivers/mmc/coalesce/coalesce-tunables.h: hold_ms 1-10000, idle_ms
+# 1-1000, window_reqs 1-1024, capped by the tag budget) with 4 times the
+# default window size (window_kb 4-65536): more unacknowledged writes,
+# for longer, for a crash to cut into.
 SETTINGS=(
 	"ours ours -"
-	"ours_aggr ours hold_ms=10000,idle_ms=1000,window_reqs=256,window_kb=16384"
+	"ours_aggr ours hold_ms=10000,idle_ms=1000,window_reqs=1024,window_kb=16384"
 	"stock stock -"
 )
 

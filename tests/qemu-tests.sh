@@ -11,24 +11,25 @@ RUN_NO=0
 rm -rf "$runs"/test-*
 
 
-# scenario NAME STACK TIMEOUT [run.sh args...]: boot once, count results
+# [LABEL=L] scenario NAME STACK TIMEOUT [run.sh args...]: boot once, count
+# results (named L/STACK/..., L defaulting to NAME)
 scenario() {
-	local name=$1 stack=$2 limit=$3 out rc start
+	local name=$1 stack=$2 limit=$3 out rc start label=${LABEL:-$1}
 	RUN_NO=$((RUN_NO + 1))
-	out=$runs/test-$RUN_NO-$name-$stack
+	out=$runs/test-$RUN_NO-$label-$stack
 	shift 3
 	start=$(date +%s)
-	echo "-- $name on the $stack stack (TCG guest; usually under $((limit / 3)) s)"
+	echo "-- $label on the $stack stack (TCG guest; usually under $((limit / 3)) s)"
 	"$top/qemu/run.sh" --scenario "$name" --stack "$stack" --out "$out" \
 		--timeout "$limit" "$@"
 	rc=$?
-	guest_results "$name/$stack" "$out/result.txt"
+	guest_results "$label/$stack" "$out/result.txt"
 	case $rc in
-	0) ok "$name/$stack/finished" ;;
-	3) ko "$name/$stack/finished" "QEMU killed at the ${limit} s limit" ;;
+	0) ok "$label/$stack/finished" ;;
+	3) ko "$label/$stack/finished" "QEMU killed at the ${limit} s limit" ;;
 	*) grep -q '^DONE' "$out/result.txt" && [ "$rc" = 1 ] &&
-		ok "$name/$stack/finished" ||
-		ko "$name/$stack/finished" "guest did not finish (see $out/console.log)" ;;
+		ok "$label/$stack/finished" ||
+		ko "$label/$stack/finished" "guest did not finish (see $out/console.log)" ;;
 	esac
 	echo "   ($(( $(date +%s) - start )) s)"
 	LAST_OUT=$out
@@ -53,16 +54,15 @@ trace_has_writes() {
 	fi
 }
 
-# stat_of OUT NAME: a statistic the guest printed from our driver's debugfs
+# stat_of OUT NAME: a statistic the guest printed from the scheduler's
+# debugfs (block/DISK/sched/stats)
 stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
 
-# Our full stack when the host driver is built, else stock host + our block.
-if [ -e "$top/build/modules-x86_64/sdhci-coalesce.ko" ]; then
-	OURS=ours
-else
-	OURS=ourblock
-	echo "note: sdhci-coalesce.ko not built; testing our block driver on stock sdhci-pci"
-fi
+# ours: the coalesce scheduler (coalesce-iosched.ko) on stock sdhci-pci +
+# mmc_block; ourhost: the same on our host driver.
+OURS=ours
+[ -e "$top/build/modules-x86_64/coalesce-iosched.ko" ] ||
+	echo "note: coalesce-iosched.ko not built (make modules): the $OURS runs will fail"
 
 # Stock as the control, then ours on the same checks.
 scenario smoke stock 300
@@ -70,20 +70,31 @@ trace_has_writes "$LAST_OUT" smoke/stock
 scenario smoke $OURS 300
 trace_has_writes "$LAST_OUT" smoke/$OURS
 scenario smoke4 $OURS 300
+scenario smoke ourhost 300 --no-trace
+# A USB stick (qemu-xhci + usb-storage) instead of the card: the SCSI
+# trace is converted to the analyzer's format by run.sh.
+LABEL=smoke-usb scenario smoke $OURS 300 --usb
+trace_has_writes "$LAST_OUT" smoke-usb/$OURS
+au=$(stat_of "$LAST_OUT" au_sectors)
+if [ "$au" = 8192 ]; then
+	ok "smoke-usb/$OURS/au_4mib_on_usb"
+else
+	ko "smoke-usb/$OURS/au_4mib_on_usb" "au_sectors=${au:-missing} (au_kb=4096 on a USB stick)"
+fi
 
 scenario driver stock 300 --no-trace
 scenario driver $OURS 300 --no-trace
 
 # enable=0: same data, nothing held.
-scenario smoke $OURS 300 --args enable=0 --no-trace
+LABEL=smoke-enable0 scenario smoke $OURS 300 --args enable=0 --no-trace
 held=$(stat_of "$LAST_OUT" held)
 if [ "$held" = 0 ]; then
-	ok "smoke/$OURS/enable0_holds_nothing"
+	ok "smoke-enable0/$OURS/enable0_holds_nothing"
 else
-	ko "smoke/$OURS/enable0_holds_nothing" "held=${held:-missing}"
+	ko "smoke-enable0/$OURS/enable0_holds_nothing" "held=${held:-missing}"
 fi
 
-# The seed workload through our driver: data and file system intact, and
+# The seed workload through the scheduler: data and file system intact, and
 # the window did its job (held writes, attached some to data writes).
 scenario seed $OURS 900
 held=$(stat_of "$LAST_OUT" held)
@@ -95,7 +106,8 @@ else
 fi
 trace_has_writes "$LAST_OUT" seed/$OURS
 
-# KUnit suites (reorder window; host driver registers and clock).
+# KUnit suites (the scheduler's reorder window; host driver registers and
+# clock).
 scenario kunit $OURS 300 --no-trace
 
 # Odd card geometry: a 64 MiB SDSC card (byte addressing, the core's
@@ -104,21 +116,21 @@ scenario kunit $OURS 300 --no-trace
 tiny=$runs/tiny-sdsc.img
 rm -f "$tiny"
 truncate -s 64M "$tiny"
-scenario smoke $OURS 300 --no-trace --card "$tiny"
+LABEL=smoke-sdsc scenario smoke $OURS 300 --no-trace --card "$tiny"
 au=$(stat_of "$LAST_OUT" au_sectors)
-if [ -n "$au" ] && [ "$au" -gt 0 ]; then
-	ok "smoke/$OURS/tiny_sdsc_au_sectors"; echo "   (AU: $au sectors)"
+if [ -n "$au" ] && [ "$au" -gt 0 ] 2>/dev/null; then
+	ok "smoke-sdsc/$OURS/tiny_sdsc_au_sectors"; echo "   (AU: $au sectors)"
 else
-	ko "smoke/$OURS/tiny_sdsc_au_sectors" "au_sectors=${au:-missing}"
+	ko "smoke-sdsc/$OURS/tiny_sdsc_au_sectors" "au_sectors=${au:-missing}"
 fi
 truncate -s 0 "$tiny"
 truncate -s 64M "$tiny"
-scenario smoke $OURS 300 --no-trace --card "$tiny" --args au_kb=262144
+LABEL=smoke-bigau scenario smoke $OURS 300 --no-trace --card "$tiny" --args au_kb=262144
 au=$(stat_of "$LAST_OUT" au_sectors)
 if [ "$au" = 524288 ]; then
-	ok "smoke/$OURS/au_larger_than_card_taken"
+	ok "smoke-bigau/$OURS/au_larger_than_card_taken"
 else
-	ko "smoke/$OURS/au_larger_than_card_taken" "au_sectors=${au:-missing}"
+	ko "smoke-bigau/$OURS/au_larger_than_card_taken" "au_sectors=${au:-missing}"
 fi
 rm -f "$tiny"
 

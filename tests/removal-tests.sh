@@ -7,18 +7,20 @@
 #           (QMP device_del; the guest's pciehp removes it after its
 #           5-second attention-button delay)
 #   rmhost  rmmod of the host controller driver inside the guest
-#   unbind  the block driver is unbound from the card through sysfs
+#   unbind  mmc_block is unbound from the card through sysfs
+#   unbindhost  the host driver is unbound from the controller's PCI
+#           device through sysfs
 # Each must end the writers with an error, leave no task stuck, print no
-# oops or warning, and let the block driver's module unload.
-# Ours on all four; the stock drivers as the control on eject and pci.
-# About 3 minutes.
+# oops or warning, and let mmc_block's module (and on ours the coalesce
+# scheduler's) unload.
+# Ours (the coalesce scheduler on sdhci-pci + mmc_block) on all five; the
+# stock drivers as the control on eject and pci. About 3.5 minutes.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 . "$top/tests/results.sh"
 
 OURS=ours
-[ -e "$top/build/modules-x86_64/sdhci-coalesce.ko" ] || OURS=ourblock
 
 # removal HOW STACK
 removal() {
@@ -79,7 +81,7 @@ removal() {
 	esac
 }
 
-for how in eject pci rmhost unbind; do
+for how in eject pci rmhost unbind unbindhost; do
 	removal $how $OURS
 done
 removal eject stock

@@ -17,11 +17,21 @@
  *                              card's RCA answers, bad arguments are refused
  *   blkcheck badioctl DEV RCA [PART]
  *                              a table of bad passthrough inputs, each with
- *                              the error our driver must return (the stock
- *                              driver's with BLKCHECK_STOCK=1); then CMD13
+ *                              the error mmc_block returns for it (every
+ *                              stack runs the kernel's mmc_block, with or
+ *                              without the coalesce scheduler); then CMD13
  *                              still answers and nothing was written. PART
  *                              (default DEVp1) is for the partition rows,
  *                              which are skipped if it does not exist
+ *   blkcheck scatter DEV SECTOR COUNT SEED
+ *                              COUNT buffered 4 KiB writes, one every 8 KiB
+ *                              from SECTOR (never adjacent, so writeback
+ *                              sends each alone: small writes a scheduler
+ *                              may hold), content from (sector, SEED); no
+ *                              sync: left to background writeback
+ *   blkcheck scattercheck DEV SECTOR COUNT SEED NAME
+ *                              O_DIRECT: those COUNT pieces hold what
+ *                              scatter wrote with SEED (result NAME)
  *   blkcheck stress DEV SECONDS SEED
  *                              random O_DIRECT and buffered writes, reads
  *                              and syncs over BLKCHECK_SECTORS sectors
@@ -204,6 +214,79 @@ static int read_direct(const char *dev, off_t off, void *buf, size_t len)
 	return ret;
 }
 
+/*
+ * scatter: COUNT 4 KiB pieces at SECTOR + 16 * k, written through the page
+ * cache (last first) and left there; scattercheck reads them back.
+ */
+#define SCATTER_PIECE	4096
+#define SCATTER_STRIDE	16	/* sectors: a 4 KiB gap after each piece */
+
+static int scatter(const char *dev, u64 sector, unsigned int count,
+		   unsigned int seed)
+{
+	unsigned char *w = xalloc(SCATTER_PIECE);
+	char why[96] = "";
+	unsigned int k;
+	int fd = open(dev, O_RDWR), ok = fd >= 0;
+
+	for (k = count; ok && k-- > 0;) {
+		u64 s = sector + (u64)k * SCATTER_STRIDE;
+
+		fill(w, SCATTER_PIECE, s, seed);
+		if (pwrite_all(fd, w, SCATTER_PIECE, (off_t)s * SECTOR)) {
+			snprintf(why, sizeof(why), "write at %llu: %s", s,
+				 strerror(errno));
+			ok = 0;
+		}
+	}
+	if (fd < 0)
+		snprintf(why, sizeof(why), "open: %s", strerror(errno));
+	else
+		close(fd);	/* no fsync: writeback's job */
+	if (!ok)
+		result(0, "scatter_write", why);
+	free(w);
+	return ok ? 0 : -1;
+}
+
+static int scattercheck(const char *dev, u64 sector, unsigned int count,
+			unsigned int seed, const char *name)
+{
+	unsigned char *w = xalloc(SCATTER_PIECE), *r = xalloc(SCATTER_PIECE);
+	unsigned int k, bad = 0;
+	char why[128] = "";
+	int fd = open(dev, O_RDONLY | O_DIRECT);
+
+	if (fd < 0) {
+		result(0, name, "open failed");
+		return -1;
+	}
+	for (k = 0; k < count; k++) {
+		u64 s = sector + (u64)k * SCATTER_STRIDE;
+
+		fill(w, SCATTER_PIECE, s, seed);
+		if (!pread_all(fd, r, SCATTER_PIECE, (off_t)s * SECTOR) &&
+		    !memcmp(w, r, SCATTER_PIECE))
+			continue;
+		if (!bad++)
+			snprintf(why, sizeof(why), "piece %u (sector %llu)", k,
+				 s);
+	}
+	close(fd);
+	if (bad) {
+		char all[192];
+
+		snprintf(all, sizeof(all), "%u of %u pieces differ, first %s",
+			 bad, count, why);
+		result(0, name, all);
+	} else {
+		result(1, name, "");
+	}
+	free(w);
+	free(r);
+	return bad ? -1 : 0;
+}
+
 /* One primary partition from PART_START to the end, then re-read. */
 static int make_partition(const char *dev)
 {
@@ -285,17 +368,28 @@ static int check_overlap(const char *dev, const char *part)
 	return ok ? 0 : -1;
 }
 
-/* A pending write, then a flush through the partition (nothing dirty there). */
+/*
+ * A pending write, then a flush through the partition (nothing dirty
+ * there). How long the flush took goes out as flush_us: a flush owes
+ * nothing to a write that has not completed, so it need not wait for one
+ * that a scheduler holds.
+ */
 static int check_flush(const char *dev, const char *part)
 {
 	unsigned char *w = xalloc(ALIGN), *r = xalloc(ALIGN);
 	off_t off = (off_t)(SCRATCH + 128) * SECTOR;
+	struct timespec t0, t1;
 	int fd, pfd, ok;
 
 	fill(w, ALIGN, SCRATCH + 128, 5);
 	fd = start_writeback(dev, off, w, ALIGN);
 	pfd = open(part, O_RDWR);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ok = fd >= 0 && pfd >= 0 && !fdatasync(pfd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("MMCC KV flush_us=%lld\n",
+	       (long long)(t1.tv_sec - t0.tv_sec) * 1000000 +
+	       (t1.tv_nsec - t0.tv_nsec) / 1000);
 	if (pfd >= 0)
 		close(pfd);
 	if (fd >= 0) {
@@ -353,19 +447,10 @@ static int check_ioctl(const char *dev, unsigned int rca)
 	result(ok, "ioctl_multi_cmd13", why);
 
 	/*
-	 * Bad arguments: refused with the right error, nothing sent. The
-	 * stock driver takes blksz 0 with blocks > 0 as "no data"; ours
-	 * refuses it (BLKCHECK_STOCK=1 skips that check for the control run).
+	 * Bad arguments: refused with the right error, nothing sent.
+	 * (mmc_block takes blksz 0 with blocks > 0 as "no data".)
 	 */
-	c.blksz = 0;
-	c.blocks = 4;
 	c.data_ptr = (u64)(uintptr_t)buf;
-	if (!getenv("BLKCHECK_STOCK")) {
-		err = ioc(fd, MMC_IOC_CMD, &c);
-		snprintf(why, sizeof(why), "got %d", err);
-		result(err == -EINVAL, "ioctl_rejects_zero_blksz", why);
-	}
-
 	c.blksz = 512;
 	c.blocks = 0x7fffffff;
 	err = ioc(fd, MMC_IOC_CMD, &c);
@@ -392,20 +477,20 @@ static int check_ioctl(const char *dev, unsigned int rca)
 }
 
 /*
- * badioctl: bad inputs to the passthrough, each with the error the driver
- * (drivers/mmc/coalesce/ioctl.c) must return. Commands that a correct
- * driver refuses are never sent; where ioctl.c only finds the fault after
- * the command ran (a read whose buffer cannot take the data), the command
- * is a harmless single-block read of the scratch area. Refused writes
- * target the scratch area too, which is checked to be unchanged at the
- * end. BLKCHECK_STOCK=1 expects the stock mmc_block's errors instead, and
- * skips the rows that the stock driver would send to the card.
+ * badioctl: bad inputs to mmc_block's passthrough (drivers/mmc/core/block.c
+ * of the kernel), each with the error it returns. Commands that it refuses
+ * are never sent; where it only finds the fault after the command ran (a
+ * read whose buffer cannot take the data), the command is a harmless
+ * single-block read of the scratch area. Refused writes target the scratch
+ * area too, which is checked to be unchanged at the end. Inputs that
+ * mmc_block sends to the card as they are (block sizes past the host's,
+ * a write on a read-only descriptor, long post-sleeps) are not in the
+ * table: they are not refused, and would write to the card.
  */
 #define R1_AC		((1 << 0) | (1 << 2) | (1 << 4))	/* R1, AC */
 #define R1_ADTC		(R1_AC | (1 << 5))			/* R1, ADTC */
 #define BAD_SCRATCH	(BASE_SECTOR + 48000)	/* 64 KiB, sector address */
 #define BAD_SCRATCH_LEN	(64 * 1024)
-#define STOCK_SKIP	1	/* stock_err: the stock driver sends it */
 
 enum bad_kind {
 	BK_CMD,		/* MMC_IOC_CMD with the row's command */
@@ -419,8 +504,6 @@ enum bad_kind {
 	BK_NR,		/* ioctl number n, argument a valid CMD13 */
 	BK_PART,	/* valid CMD13 through the partition */
 	BK_PART_MULTI,	/* valid multi CMD13 through the partition */
-	BK_RDONLY,	/* MMC_IOC_CMD on a descriptor opened read-only */
-	BK_SLEEP,	/* MMC_IOC_CMD, postsleep_min/max_us = n */
 };
 
 enum bad_tmpl {
@@ -442,110 +525,93 @@ struct bad_ioc {
 	u32 blksz, blocks;
 	u64 ptr;	/* data_ptr, or the ioctl argument for _AT kinds */
 	u64 n;		/* num_of_cmds, or the ioctl number for BK_NR */
-	int err, stock_err;
+	int err;	/* what mmc_block returns */
 };
 
 static const struct bad_ioc bad_table[] = {
-	/* data size: both zero or both set, within the host's limits */
-	{ "zero_blksz", BK_CMD, BT_STATUS, 0, 4, P_BUF, 0, -EINVAL, 0 },
-	{ "zero_blocks", BK_CMD, BT_STATUS, 512, 0, P_BUF, 0, -EINVAL, 0 },
-	/* QEMU's sdhci: max_blk_size 512; no SDHCI host goes past 2048 */
-	{ "blksz_1024", BK_CMD, BT_READ, 1024, 1, P_BUF, 0, -EINVAL,
-	  STOCK_SKIP },
-	{ "blksz_4096", BK_CMD, BT_READ, 4096, 1, P_BUF, 0, -EINVAL,
-	  STOCK_SKIP },
-	{ "blksz_2g", BK_CMD, BT_READ, 0x80000000u, 1, P_BUF, 0, -EINVAL,
-	  -EOVERFLOW },
+	/*
+	 * Data size. mmc_block takes blksz 0 or blocks 0 as "no data"
+	 * (a CMD13 then runs and answers): accepted, harmless.
+	 */
+	{ "zero_blksz", BK_CMD, BT_STATUS, 0, 4, P_BUF, 0, 0 },
+	{ "zero_blocks", BK_CMD, BT_STATUS, 512, 0, P_BUF, 0, 0 },
+	{ "blksz_2g", BK_CMD, BT_READ, 0x80000000u, 1, P_BUF, 0, -EOVERFLOW },
 	/* blksz * blocks is 4 GiB + 512 and 4 GiB: 512 and 0 in 32 bits */
 	{ "len_wraps_32bit", BK_CMD, BT_READ, 512, 0x800001, P_BUF, 0,
-	  -EINVAL, -EOVERFLOW },
+	  -EOVERFLOW },
 	{ "len_wraps_to_zero", BK_CMD, BT_READ, 0x10000, 0x10000, P_BUF, 0,
-	  -EINVAL, -EOVERFLOW },
+	  -EOVERFLOW },
 	/* SDHCI: max_blk_count 65535 */
 	{ "blocks_over_host", BK_CMD, BT_READ, 512, 65536, P_BUF, 0,
-	  -EINVAL, -EOVERFLOW },
+	  -EOVERFLOW },
 	{ "blocks_u32_max", BK_CMD, BT_READ, 512, 0xffffffffu, P_BUF, 0,
-	  -EINVAL, -EOVERFLOW },
+	  -EOVERFLOW },
 	/* within the host's limits, past the 512 KiB per command */
-	{ "len_over_512k", BK_CMD, BT_READ, 512, 1025, P_BUF, 0,
-	  -EOVERFLOW, -EOVERFLOW },
+	{ "len_over_512k", BK_CMD, BT_READ, 512, 1025, P_BUF, 0, -EOVERFLOW },
 	{ "write_len_over_512k", BK_CMD, BT_WRITE, 512, 1025, P_BUF, 0,
-	  -EOVERFLOW, -EOVERFLOW },
+	  -EOVERFLOW },
 	/* data_ptr: reads fail when the data is copied out */
-	{ "read_ptr_16", BK_CMD, BT_READ, 512, 1, 16, 0, -EFAULT, -EFAULT },
-	{ "read_ptr_high", BK_CMD, BT_READ, 512, 1, P_HIGH, 0, -EFAULT,
-	  -EFAULT },
-	{ "read_ptr_kernel", BK_CMD, BT_READ, 512, 1, P_KERNEL, 0, -EFAULT,
-	  -EFAULT },
-	{ "read_ptr_straddles", BK_CMD, BT_READ, 512, 1, P_TAIL, 0, -EFAULT,
-	  -EFAULT },
-	{ "read_ptr_readonly", BK_CMD, BT_READ, 512, 1, P_RO, 0, -EFAULT,
-	  -EFAULT },
+	{ "read_ptr_16", BK_CMD, BT_READ, 512, 1, 16, 0, -EFAULT },
+	{ "read_ptr_high", BK_CMD, BT_READ, 512, 1, P_HIGH, 0, -EFAULT },
+	{ "read_ptr_kernel", BK_CMD, BT_READ, 512, 1, P_KERNEL, 0, -EFAULT },
+	{ "read_ptr_straddles", BK_CMD, BT_READ, 512, 1, P_TAIL, 0, -EFAULT },
+	{ "read_ptr_readonly", BK_CMD, BT_READ, 512, 1, P_RO, 0, -EFAULT },
 	/* data_ptr: writes fail before anything is sent */
-	{ "write_ptr_16", BK_CMD, BT_WRITE, 512, 1, 16, 0, -EFAULT, -EFAULT },
-	{ "write_ptr_high", BK_CMD, BT_WRITE, 512, 1, P_HIGH, 0, -EFAULT,
-	  -EFAULT },
-	{ "write_ptr_kernel", BK_CMD, BT_WRITE, 512, 1, P_KERNEL, 0, -EFAULT,
-	  -EFAULT },
+	{ "write_ptr_16", BK_CMD, BT_WRITE, 512, 1, 16, 0, -EFAULT },
+	{ "write_ptr_high", BK_CMD, BT_WRITE, 512, 1, P_HIGH, 0, -EFAULT },
+	{ "write_ptr_kernel", BK_CMD, BT_WRITE, 512, 1, P_KERNEL, 0, -EFAULT },
 	{ "write_ptr_straddles", BK_CMD, BT_WRITE, 512, 1, P_TAIL, 0,
-	  -EFAULT, -EFAULT },
+	  -EFAULT },
 	/* the struct mmc_ioc_cmd pointer itself */
-	{ "cmd_struct_null", BK_CMD_AT, BT_STATUS, 0, 0, 0, 0, -EFAULT,
-	  -EFAULT },
-	{ "cmd_struct_16", BK_CMD_AT, BT_STATUS, 0, 0, 16, 0, -EFAULT,
-	  -EFAULT },
+	{ "cmd_struct_null", BK_CMD_AT, BT_STATUS, 0, 0, 0, 0, -EFAULT },
+	{ "cmd_struct_16", BK_CMD_AT, BT_STATUS, 0, 0, 16, 0, -EFAULT },
 	{ "cmd_struct_kernel", BK_CMD_AT, BT_STATUS, 0, 0, P_KERNEL, 0,
-	  -EFAULT, -EFAULT },
+	  -EFAULT },
 	{ "cmd_struct_straddles", BK_CMD_EDGE, BT_STATUS, 0, 0, 0, 0,
-	  -EFAULT, -EFAULT },
+	  -EFAULT },
 	/* CMD13 runs; its response cannot be stored */
-	{ "cmd_struct_readonly", BK_CMD_RO, BT_STATUS, 0, 0, 0, 0, -EFAULT,
-	  -EFAULT },
+	{ "cmd_struct_readonly", BK_CMD_RO, BT_STATUS, 0, 0, 0, 0, -EFAULT },
 	/* struct mmc_ioc_multi_cmd */
-	{ "multi_struct_16", BK_MULTI_AT, BT_STATUS, 0, 0, 16, 0, -EFAULT,
-	  -EFAULT },
+	{ "multi_struct_16", BK_MULTI_AT, BT_STATUS, 0, 0, 16, 0, -EFAULT },
 	{ "multi_struct_kernel", BK_MULTI_AT, BT_STATUS, 0, 0, P_KERNEL, 0,
-	  -EFAULT, -EFAULT },
-	{ "multi_zero_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0, 0, -EINVAL, 0 },
+	  -EFAULT },
+	/* mmc_block: zero commands is an empty batch, accepted */
+	{ "multi_zero_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0, 0, 0 },
 	{ "multi_256_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0,
-	  MMC_IOC_MAX_CMDS + 1, -EINVAL, -EINVAL },
+	  MMC_IOC_MAX_CMDS + 1, -EINVAL },
 	{ "multi_100000_cmds", BK_MULTI_N, BT_STATUS, 0, 0, 0, 100000,
-	  -EINVAL, -EINVAL },
+	  -EINVAL },
 	/* 2^32 + 1: one command, if truncated to 32 bits */
 	{ "multi_count_high_bits", BK_MULTI_N, BT_STATUS, 0, 0, 0,
-	  0x100000001ULL, -EINVAL, -EINVAL },
+	  0x100000001ULL, -EINVAL },
 	{ "multi_cmds_past_mapping", BK_MULTI_EDGE, BT_STATUS, 0, 0, 0, 0,
-	  -EFAULT, -EFAULT },
-	/* a bad second command: nothing of the batch is sent */
+	  -EFAULT },
+	/*
+	 * A bad second command: refused while the batch is copied in,
+	 * before anything is sent (a second "no data" CMD13 is accepted).
+	 */
 	{ "multi_second_zero_blksz", BK_MULTI_2ND, BT_STATUS, 0, 1, P_BUF, 0,
-	  -EINVAL, 0 },
+	  0 },
 	{ "multi_second_blocks_over_host", BK_MULTI_2ND, BT_READ, 512, 65536,
-	  P_BUF, 0, -EINVAL, -EOVERFLOW },
+	  P_BUF, 0, -EOVERFLOW },
 	{ "multi_second_len_over_512k", BK_MULTI_2ND, BT_WRITE, 512, 1025,
-	  P_BUF, 0, -EOVERFLOW, -EOVERFLOW },
+	  P_BUF, 0, -EOVERFLOW },
 	{ "multi_second_write_ptr_16", BK_MULTI_2ND, BT_WRITE, 512, 1, 16, 0,
-	  -EFAULT, -EFAULT },
-	/* ioctl numbers: the block layer passes unknown ones to the driver */
+	  -EFAULT },
+	/* ioctl numbers that are not mmc_block's: refused */
 	{ "unknown_nr", BK_NR, BT_STATUS, 0, 0, 0,
-	  _IOWR(MMC_BLOCK_MAJOR, 2, struct mmc_ioc_cmd), -ENOTTY, -EINVAL },
+	  _IOWR(MMC_BLOCK_MAJOR, 2, struct mmc_ioc_cmd), -EINVAL },
 	{ "wrong_size_nr", BK_NR, BT_STATUS, 0, 0, 0,
-	  _IOWR(MMC_BLOCK_MAJOR, 0, u64), -ENOTTY, -EINVAL },
+	  _IOWR(MMC_BLOCK_MAJOR, 0, u64), -EINVAL },
 	{ "wrong_dir_nr", BK_NR, BT_STATUS, 0, 0, 0,
-	  _IOR(MMC_BLOCK_MAJOR, 0, struct mmc_ioc_cmd), -ENOTTY, -EINVAL },
+	  _IOR(MMC_BLOCK_MAJOR, 0, struct mmc_ioc_cmd), -EINVAL },
 	/* raw commands reach the whole card: never through a partition */
-	{ "partition_cmd", BK_PART, BT_STATUS, 0, 0, 0, 0, -EPERM, -EPERM },
-	{ "partition_multi_cmd", BK_PART_MULTI, BT_STATUS, 0, 0, 0, 0, -EPERM,
-	  -EPERM },
-	/* a write command needs a descriptor open for writing */
-	{ "write_on_readonly_fd", BK_RDONLY, BT_WRITE, 512, 1, P_BUF, 0,
-	  -EBADF, STOCK_SKIP },
-	/* the disk stalls while the issuer sleeps: at most one second */
-	{ "postsleep_over_1s", BK_SLEEP, BT_STATUS, 0, 0, 0, 2000000,
-	  -EINVAL, STOCK_SKIP },
+	{ "partition_cmd", BK_PART, BT_STATUS, 0, 0, 0, 0, -EPERM },
+	{ "partition_multi_cmd", BK_PART_MULTI, BT_STATUS, 0, 0, 0, 0, -EPERM },
 };
 
 struct bad_ctx {
-	int fd, pfd, rofd;
+	int fd, pfd;
 	unsigned int rca;
 	size_t page;
 	unsigned char *rw;	/* page, then an inaccessible page */
@@ -681,12 +747,6 @@ static int bad_run(const struct bad_ctx *x, const struct bad_ioc *t)
 		multi.m.num_of_cmds = 1;
 		multi.c[0] = c;
 		return ioc(x->pfd, MMC_IOC_MULTI_CMD, &multi);
-	case BK_RDONLY:
-		return ioc(x->rofd, MMC_IOC_CMD, &c);
-	case BK_SLEEP:
-		c.postsleep_min_us = (unsigned int)t->n;
-		c.postsleep_max_us = (unsigned int)t->n;
-		return ioc(x->fd, MMC_IOC_CMD, &c);
 	}
 	return 1;
 }
@@ -721,7 +781,6 @@ static int check_badioctl(const char *dev, unsigned int rca, const char *part)
 	const off_t soff = (off_t)BAD_SCRATCH * SECTOR;
 	unsigned char *w = xalloc(BAD_SCRATCH_LEN);
 	unsigned char *r = xalloc(BAD_SCRATCH_LEN);
-	int stock = !!getenv("BLKCHECK_STOCK");
 	struct bad_ctx x = { .rca = rca };
 	char name[80], why[128];
 	unsigned int i;
@@ -733,9 +792,7 @@ static int check_badioctl(const char *dev, unsigned int rca, const char *part)
 	x.ro = mmap(NULL, x.page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
 	x.fd = open(dev, O_RDWR);
-	x.rofd = open(dev, O_RDONLY);
 	if (x.rw == MAP_FAILED || x.ro == MAP_FAILED || x.fd < 0 ||
-	    x.rofd < 0 ||
 	    mprotect(x.rw + x.page, x.page, PROT_NONE)) {
 		result(0, "ioctl_bad_setup", strerror(errno));
 		return -1;
@@ -761,9 +818,7 @@ static int check_badioctl(const char *dev, unsigned int rca, const char *part)
 	for (i = 0; i < ARRAY_SIZE(bad_table); i++) {
 		const struct bad_ioc *t = &bad_table[i];
 
-		want = stock ? t->stock_err : t->err;
-		if (want == STOCK_SKIP)
-			continue;
+		want = t->err;
 		if (x.pfd < 0 &&
 		    (t->kind == BK_PART || t->kind == BK_PART_MULTI))
 			continue;
@@ -784,7 +839,6 @@ static int check_badioctl(const char *dev, unsigned int rca, const char *part)
 
 	if (x.pfd >= 0)
 		close(x.pfd);
-	close(x.rofd);
 	close(x.fd);
 	munmap(x.rw, 2 * x.page);
 	munmap(x.ro, x.page);
@@ -1447,10 +1501,12 @@ static int print_usage(void)
 	      "       blkcheck readafter|overlap|flush DEV PART\n"
 	      "       blkcheck ioctl DEV RCA\n"
 	      "       blkcheck badioctl DEV RCA [PART]\n"
+	      "       blkcheck scatter DEV SECTOR COUNT SEED\n"
+	      "       blkcheck scattercheck DEV SECTOR COUNT SEED NAME\n"
 	      "       blkcheck stress DEV SECONDS SEED\n"
 	      "       blkcheck verify DEV\n"
 	      "env:   BLKCHECK_BASE (sectors), BLKCHECK_SECTORS (stress),\n"
-	      "       BLKCHECK_STATE (stress state file), BLKCHECK_STOCK=1\n",
+	      "       BLKCHECK_STATE (stress state file)\n",
 	      stderr);
 	return 2;
 }
@@ -1479,6 +1535,14 @@ int main(int argc, char **argv)
 	else if (!strcmp(cmd, "badioctl") && argc > 3)
 		check_badioctl(argv[2], (unsigned int)strtoul(argv[3], NULL, 0),
 			       argc > 4 ? argv[4] : NULL);
+	else if (!strcmp(cmd, "scatter") && argc > 5)
+		scatter(argv[2], strtoull(argv[3], NULL, 0),
+			(unsigned int)strtoul(argv[4], NULL, 0),
+			(unsigned int)strtoul(argv[5], NULL, 0));
+	else if (!strcmp(cmd, "scattercheck") && argc > 6)
+		scattercheck(argv[2], strtoull(argv[3], NULL, 0),
+			     (unsigned int)strtoul(argv[4], NULL, 0),
+			     (unsigned int)strtoul(argv[5], NULL, 0), argv[6]);
 	else if (!strcmp(cmd, "stress") && argc > 4)
 		check_stress(argv[2], (unsigned int)strtoul(argv[3], NULL, 0),
 			     (u32)strtoul(argv[4], NULL, 0));

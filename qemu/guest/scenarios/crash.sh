@@ -31,12 +31,12 @@ crash_rand() { # N -> R in 0..N-1 (Park-Miller)
 	R=$(( CRASH_RNG % $1 ))
 }
 
-# Our driver only: every 0.5 s, what the window holds ("MMCC HELD now=N
-# kib=K total=M"), so that the host can tell whether a kill cut into held
-# writes.  Shell builtins only (bar sleep): the sampler must not slow the
-# workload down much.
+# The coalesce scheduler only: every 0.5 s, what the window holds ("MMCC
+# HELD now=N kib=K total=M"), so that the host can tell whether a kill cut
+# into held writes.  Shell builtins only (bar sleep): the sampler must not
+# slow the workload down much.
 crash_sampler() {
-	f=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+	f=$SCHED_STATS
 	[ -r $f ] || return 0
 	(
 		while :; do

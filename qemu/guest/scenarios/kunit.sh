@@ -1,18 +1,33 @@
-# KUnit: load the project's library modules, then every *_test.ko, and turn
+# KUnit: load each project module, then its KUnit suite module, and turn
 # each test case's TAP line (debugfs kunit/SUITE/results) into a result.
+#   coalesce-iosched.ko    then coalesce-iosched-test.ko (suite reorder_window;
+#                          required)
+#   sdhci-coalesce.ko      then sdhci_coalesce_test.ko (the host driver's
+#                          suites; when built)
 scenario_kunit() {
 	found=0
-	for lib in mmc_coalesce_window sdhci-coalesce; do
-		[ -e "$OURS/$lib.ko" ] && insmod "$OURS/$lib.ko"
+	for pair in coalesce-iosched:coalesce-iosched-test:required \
+		sdhci-coalesce:sdhci_coalesce_test:optional; do
+		lib=${pair%%:*}
+		rest=${pair#*:}
+		t=${rest%%:*}
+		if [ ! -e "$OURS/$t.ko" ]; then
+			[ "${rest#*:}" = required ] &&
+				fail "kunit/$t" "$t.ko is not in the initramfs"
+			continue
+		fi
+		if [ -e "$OURS/$lib.ko" ] && ! insmod "$OURS/$lib.ko"; then
+			fail "kunit/$lib" "insmod $lib.ko failed"
+			continue
+		fi
+		found=$((found + 1))
+		insmod "$OURS/$t.ko" || fail "kunit/$t" "insmod failed"
 	done
-	for t in "$OURS"/*_test.ko; do
-		[ -e "$t" ] || continue
-		found=1
-		insmod "$t" || fail "kunit/$(basename "$t" .ko)" "insmod failed"
-	done
-	[ $found = 1 ] || { fail kunit "no *_test.ko modules in the initramfs"; return; }
+	[ $found -gt 0 ] || { fail kunit "no KUnit test modules in the initramfs"; return; }
+	suites=0
 	for r in /sys/kernel/debug/kunit/*/results; do
 		[ -e "$r" ] || continue
+		suites=$((suites + 1))
 		suite=$(basename "$(dirname "$r")")
 		cat "$r"
 		# test cases are the indented "ok N name" / "not ok N name" lines
@@ -25,4 +40,8 @@ scenario_kunit() {
 			fi
 		done
 	done
+	kv kunit_suites=$suites
+	[ -e /sys/kernel/debug/kunit/reorder_window/results ] &&
+		pass kunit/reorder_window_suite_ran ||
+		fail kunit/reorder_window_suite_ran "no debugfs kunit/reorder_window/results"
 }

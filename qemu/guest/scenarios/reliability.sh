@@ -1,14 +1,13 @@
 # Reliability scenarios (Documentation/reliability.md):
 #   load    fio: reads, small and large writes and fsyncs at once on ext4,
-#           crc32c on every block, checked again from the card; reads'
-#           wait behind writes against the bound the admin guide gives
+#           crc32c on every block, checked again from the card
 #   faults  the mmc core's fail_mmc_request at several probabilities under
 #           a data-integrity load on the raw disk: errors reach userspace
 #           as errors, never as wrong data; the window's books balance
-#   badinput  garbage for every module parameter and sysfs attribute, and
-#           a table of bad ioctls
+#   remove  the card or its controller goes away under load
+# The window's checks run when the coalesce scheduler is on the disk.
 
-STATS_FILE=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+STATS_FILE=$SCHED_STATS
 stat_now() { awk -v k="$1" '$1 == k { print $2 }' $STATS_FILE 2>/dev/null; }
 
 # rename_results SUFFIX: "MMCC RESULT v name ..." -> "... name_SUFFIX ..."
@@ -59,17 +58,11 @@ scenario_load() {
 	fi
 
 	if [ -r $STATS_FILE ]; then
-		waited=$(stat_now read_wait_max_write_kib)
-		bound=$(stat_now au_sectors)	# two AUs, in KiB
-		kv read_wait_max_write_kib="$waited" read_wait_max_us="$(stat_now read_wait_max_us)"
-		# Admin guide, "Reads": a read that overlaps no write waits
-		# behind one window command (one AU at most) per four
-		# requests ahead of it; here at most a few are ahead.
-		if [ "${waited:-999999}" -le "$bound" ]; then
-			pass read_wait_within_bound
-		else
-			fail read_wait_within_bound "${waited} KiB of writes went ahead of a read (bound ${bound} KiB)"
-		fi
+		# mmc_block issues now: how long a read waited at the card is
+		# no longer the scheduler's to measure (fio's read_clat_max_us
+		# above is); how often reads waited for held writes is.
+		kv reads_in="$(stat_now reads_in)" read_waits="$(stat_now read_waits)" \
+			max_hold_us="$(stat_now max_hold_us)"
 		stats_consistent load_stats_consistent
 	fi
 	umount /mnt || fail umount "umount failed"
@@ -94,9 +87,6 @@ scenario_faults() {
 	marker 1
 	seed=1
 	for p in $(echo "$probs" | tr ',' ' '); do
-		r0=$(stat_now retries)
-		e0=$(stat_now errors)
-		x0=$(stat_now resets)
 		echo "$p" >"$fi_dir/probability"
 		BLKCHECK_STATE=/tmp/state.$p $B stress $DEV "$secs" $seed |
 			rename_results "p$p"
@@ -104,12 +94,9 @@ scenario_faults() {
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
 		BLKCHECK_STATE=/tmp/state.$p $B verify $DEV | rename_results "p$p"
-		if [ -r $STATS_FILE ]; then
-			kv faults_p$p retries=$(($(stat_now retries) - r0)) \
-				errors=$(($(stat_now errors) - e0)) \
-				resets=$(($(stat_now resets) - x0))
-			stats_consistent "faults_stats_consistent_p$p"
-		fi
+		# mmc_block retries and reports the errors now; the
+		# scheduler's books must still balance
+		[ -r $STATS_FILE ] && stats_consistent "faults_stats_consistent_p$p"
 		seed=$((seed + 1))
 	done
 	marker 2
@@ -117,17 +104,15 @@ scenario_faults() {
 }
 
 # remove: take the card away while writes are in flight and held, in one of
-# four ways (mmcc.remove=): eject (the host pulls the card: QMP eject),
+# five ways (mmcc.remove=): eject (the host pulls the card: QMP eject),
 # pci (the host unplugs the controller: device_del on a q35 root port),
-# rmhost (rmmod of the SDHCI host driver), unbind (the block driver is
-# unbound from the card through sysfs). An fsync must fail, every writer
-# must stay killable, nothing may hang or oops, and the block driver must
-# unload afterwards.
-block_module() {
-	case $STACK in ours | ourblock) echo mmc_coalesce ;; *) echo mmc_block ;; esac
-}
+# rmhost (rmmod of the SDHCI host driver), unbind (mmc_block is unbound
+# from the card through sysfs), unbindhost (the host driver is unbound
+# from the controller's PCI device through sysfs). An fsync must fail,
+# every writer must stay killable, nothing may hang or oops, and mmc_block
+# and the scheduler's module must unload afterwards.
 host_module() {
-	case $STACK in ours | ourhost) echo sdhci_coalesce ;; *) echo sdhci_pci ;; esac
+	case $STACK in ourhost) echo sdhci_coalesce ;; *) echo sdhci_pci ;; esac
 }
 
 scenario_remove() {
@@ -168,10 +153,18 @@ scenario_remove() {
 	eject | pci) say "REMOVE_NOW" ;;	# the host acts on this line
 	rmhost) rmmod "$(host_module)" 2>/tmp/rm.err &
 		;;
-	unbind)
+	unbind)	# mmc_block's driver ("mmcblk") lets go of the card
 		card=$(basename "$(readlink -f /sys/block/mmcblk0/device)")
 		drv=$(basename "$(readlink -f /sys/block/mmcblk0/device/driver)")
+		kv unbind_driver="$drv" unbind_device="$card"
 		echo "$card" >/sys/bus/mmc/drivers/"$drv"/unbind &
+		;;
+	unbindhost)	# the host driver lets go of the controller
+		host=$(readlink -f /sys/block/mmcblk0/device/..)	# mmc_host mmcN
+		pci=$(basename "$(readlink -f "$host/../..")")	# its PCI device
+		drv=$(readlink -f "/sys/bus/pci/devices/$pci/driver")
+		kv unbind_driver="$(basename "$drv")" unbind_device="$pci"
+		echo "$pci" >"$drv/unbind" &
 		;;
 	*) fail remove_setup "unknown mmcc.remove='$how'"; return ;;
 	esac
@@ -239,10 +232,18 @@ scenario_remove() {
 	fi
 	umount /mnt 2>/dev/null || umount -l /mnt 2>/dev/null
 	wait
-	if rmmod "$(block_module)"; then
+	# the disk is gone: nothing holds the scheduler's module any more
+	if lsmod | grep -q '^coalesce_iosched '; then
+		if rmmod coalesce_iosched; then
+			pass remove_sched_module_unloads
+		else
+			fail remove_sched_module_unloads "rmmod coalesce_iosched failed"
+		fi
+	fi
+	if rmmod mmc_block; then
 		pass remove_block_module_unloads
 	else
-		fail remove_block_module_unloads "rmmod $(block_module) failed"
+		fail remove_block_module_unloads "rmmod mmc_block failed"
 	fi
 	kernel_clean remove_kernel_log_clean
 }

@@ -18,20 +18,23 @@ seed_file_kib() {
 	fi
 }
 
-# The window's statistics, when our block driver runs: "MMCC STAT name value"
+# The window's statistics, when the coalesce scheduler runs on the disk
+# (debugfs block/DISK/sched/stats): "MMCC STAT name value"
 window_stats() {
-	f=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+	f=$SCHED_STATS
 	[ -r $f ] || return 0
 	while read -r name value; do say "STAT $name $value"; done <$f
 }
 
 # stats_consistent NAME: once the disk is idle, every write that entered
 # the window was either passed on or held, every held one was released
-# exactly once, and every write request was completed exactly once. A
-# file system may still be writing (jbd2 commits every 5 s): a reading
-# taken mid-command is retried for up to 10 s; a real leak stays.
+# exactly once, and every write request the scheduler dispatched was
+# completed exactly once (writes merged into another request before
+# dispatch are not dispatched: dispatched <= writes in). A file system
+# may still be writing (jbd2 commits every 5 s): a reading taken
+# mid-request is retried for up to 10 s; a real leak stays.
 stats_consistent() {
-	f=/sys/kernel/debug/mmc_coalesce/mmcblk0/stats
+	f=$SCHED_STATS
 	[ -r $f ] || return 0
 	tries=0
 	while :; do
@@ -45,9 +48,12 @@ stats_consistent() {
 					printf " writes_in!=passed+held"
 				if (v["held"] != rel)
 					printf " held=%s!=released=%s", v["held"], rel
-				if (v["write_reqs_done"] != v["writes_in"] + v["fifo_writes"])
-					printf " done=%s!=in=%s+%s", v["write_reqs_done"], \
-					    v["writes_in"], v["fifo_writes"]
+				if (v["write_reqs_done"] != v["dispatched_writes"])
+					printf " done=%s!=dispatched=%s", v["write_reqs_done"], \
+					    v["dispatched_writes"]
+				if (v["dispatched_writes"] > v["writes_in"])
+					printf " dispatched=%s>in=%s", v["dispatched_writes"], \
+					    v["writes_in"]
 			}' $f)
 		[ -z "$why" ] && break
 		tries=$((tries + 1))
@@ -62,7 +68,7 @@ stats_consistent() {
 }
 
 # Diagnostics (mmcc.sample=SECONDS): every SECONDS, the dirty and writeback
-# page counts and the CPU time of the writer, the flusher and our issuer, as
+# page counts and the CPU time of the writer, the flusher and interrupt threads, as
 # "MMCC SAMPLE" lines.
 cpu_ticks() { # $1: comm prefix; user+system ticks summed over the matches
 	t=0
@@ -84,7 +90,7 @@ start_sampler() {
 				/proc/vmstat)
 			say "SAMPLE t=$(uptime_cs) dirty=$1 writeback=$2" \
 				"dd=$(cpu_ticks dd) flush=$(cpu_ticks kworker)" \
-				"issuer=$(cpu_ticks mmcc) irq=$(cpu_ticks irq/)"
+				"irq=$(cpu_ticks irq/)"
 			sleep "$period"
 		done
 	) &

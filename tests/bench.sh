@@ -4,7 +4,7 @@
 # build/bench/table.md, with each run's files under build/bench/).
 #
 # Environment:
-#   SCENARIOS  default "seed ext4 fio"
+#   SCENARIOS  default "seed ext4 fio smallfiles"
 #   ELEVATORS  default "none mq-deadline bfq kyber" (the stock stacks')
 #   STACKS     default "stock stock+wbt0 ours"; "+wbt0": writeback
 #              throttling off. ours is the coalesce elevator on stock
@@ -21,13 +21,19 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cardtrace=$top/build/host/cardtrace
 out_dir=${BENCH_DIR:-$top/build/bench}
-scenarios=${SCENARIOS:-seed ext4 fio}
+scenarios=${SCENARIOS:-seed ext4 fio smallfiles}
+# The default set (no SCENARIOS/STACKS/ELEVATORS/USB/CARDTRACE_ARGS given)
+# replaces the committed Documentation/bench/results.tsv and the README's
+# table made from it; any other set only writes build/bench/results.tsv.
+full=1
+[ -z "${SCENARIOS:-}${STACKS:-}${ELEVATORS:-}${USB:-}${CARDTRACE_ARGS:-}" ] || full=0
 elevators=${ELEVATORS:-none mq-deadline bfq kyber}
 stacks=${STACKS:-stock stock+wbt0 ours}
 usb=${USB:-1}
 model=(${CARDTRACE_ARGS:-})
 mkdir -p "$out_dir"
 table=$out_dir/table.md
+tsv=$out_dir/results.tsv
 runs=0 failed=0
 reuse=0
 [ "${1:-}" = --reuse ] && reuse=1
@@ -38,6 +44,10 @@ kv_get() { sed -n "s/^$1=//p" "$2" | head -n 1; }
 	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$table"
+printf 'scenario\tstack\televator\twrite_cmds\tsmall_writes\tau_switches\tdistinct_aus\tswitches_per_au\tbackward_in_au\test_linear_mbps\test_linear_over_limit\test_any_mbps\test_any_over_limit\tguest_mbps\tdate\tkernel\n' >"$tsv"
+kernel=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
+	"$top/build/linux-6.1/Makefile" 2>/dev/null | paste -sd. -)
+today=$(date +%F)
 
 # bench_run LABEL SCENARIO STACK ELEVATOR [run.sh args...]: one guest run
 # (or its files from an earlier run with --reuse) and one table row
@@ -80,6 +90,10 @@ bench_run() {
 		"$(awk -v a="$(kv_get est_any_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
 		"$(awk -v k="${guest_kbps:-0}" 'BEGIN { printf "%.2f", k * 1024 / 1e6 }')" \
 		>>"$table"
+	# the same row, machine-readable
+	tail -n 1 "$table" | awk -F' [|] ' -v OFS='\t' -v d="$today" -v kv="$kernel" '
+		{ sub(/^[|] /, "", $1); sub(/ [|]$/, "", $NF)
+		  $(NF + 1) = d; $(NF + 1) = kv; print }' >>"$tsv"
 }
 
 for scen in $scenarios; do
@@ -129,6 +143,14 @@ if echo " $scenarios " | grep -q ' seed ' && [ -n "$ours" ] &&
 				v(sw / da, 1.15, 0), v(ea / lim, 1.10, 0),
 				v(sl / ol, 2.0, 1), v(go / gs, 0.98, 1) }'
 	done
+fi
+if [ $full = 1 ] && [ $failed = 0 ]; then
+	mkdir -p "$top/Documentation/bench"
+	cp "$tsv" "$top/Documentation/bench/results.tsv"
+	"$top/tests/bench-readme.sh"
+	echo "bench: wrote Documentation/bench/results.tsv and the README table"
+else
+	echo "bench: rows in ${tsv#$top/} (not a full default run: Documentation/bench/results.tsv left alone)"
 fi
 echo
 echo "$((runs - failed)) of $runs runs completed; files in ${out_dir#$top/}/"

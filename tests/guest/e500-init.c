@@ -180,7 +180,7 @@ static void select_coalesce(void)
 	if (fd >= 0)
 		close(fd);
 	buf[n > 0 ? n : 0] = '\0';
-	result(strstr(buf, "[coalesce]") != NULL, "sched_coalesce_selected",
+	result(!!strstr(buf, "[coalesce]"), "sched_coalesce_selected",
 	       buf);
 }
 

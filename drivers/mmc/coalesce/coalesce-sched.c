@@ -589,12 +589,21 @@ static void coalesce_requests_merged(struct request_queue *q,
 
 /* ---- tags --------------------------------------------------------------- */
 
+/*
+ * The scheduler tags of @hctx now. Not q->nr_requests: a change of
+ * nr_requests calls depth_updated before it stores the new value.
+ */
+static unsigned int coalesce_sched_depth(struct blk_mq_hw_ctx *hctx)
+{
+	return max(1U, hctx->sched_tags->bitmap_tags.sb.depth);
+}
+
 /* sbitmap's shallow depth counts per word: scale the queue-wide figure. */
 static unsigned int coalesce_word_depth(struct blk_mq_hw_ctx *hctx,
 					unsigned int depth)
 {
 	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
-	unsigned int nr = hctx->queue->nr_requests;
+	unsigned int nr = coalesce_sched_depth(hctx);
 
 	return max(1U, ((depth << bt->sb.shift) + nr - 1) / nr);
 }
@@ -619,7 +628,7 @@ static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
 
-	WRITE_ONCE(cd->async_depth, max(1UL, hctx->queue->nr_requests * 3 / 4));
+	WRITE_ONCE(cd->async_depth, max(1U, coalesce_sched_depth(hctx) * 3 / 4));
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 	coalesce_apply_tunables(cd);
 }

@@ -23,7 +23,7 @@ COALESCE_TUNABLE(window_kb, 4096, 4, 65536,
 		 "Most KiB held at once")
 COALESCE_TUNABLE(hold_ms, 5000, 1, 10000,
 		 "Longest hold of a write, in milliseconds")
-COALESCE_TUNABLE(idle_ms, 20, 1, 1000,
+COALESCE_TUNABLE(idle_ms, 200, 1, 1000,
 		 "Release all held writes after this many ms without writes")
 COALESCE_TUNABLE(au_kb, 0, 0, 262144,
 		 "Allocation unit in KiB: 0 = from the disk (else 4096); a power of two >= 16")

@@ -14,7 +14,8 @@ grep -q '^<!-- bench-table' "$readme" && grep -q '^<!-- /bench-table -->' "$read
 	echo "bench-readme: no bench-table markers in $readme" >&2
 	exit 1
 }
-table=$(awk -F'\t' '
+cmd=$(cat "$(dirname "$tsv")/command.txt" 2>/dev/null || echo "tests/bench.sh")
+table=$(awk -F'\t' -v cmd="$cmd" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["scenario"] == "seed" || $col["scenario"] == "seed-usb" {
 		if (!seen++) {
@@ -31,7 +32,7 @@ table=$(awk -F'\t' '
 	END {
 		if (!seen) exit 1
 		print ""
-		printf "`make bench` on %s, Linux %s, one guest run per row; every scenario, stack and elevator: [results.tsv](Documentation/bench/results.tsv), how it is measured: [benchmarks.md](Documentation/benchmarks.md). The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](Documentation/card-cost-model.md)); the sequential limit is 12 MB/s.\n", d, k
+		printf "Made on %s, Linux %s, one guest run per row, by `%s`; every scenario, stack and elevator: [results.tsv](Documentation/bench/results.tsv), how it is measured: [benchmarks.md](Documentation/benchmarks.md). The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](Documentation/card-cost-model.md)); the sequential limit is 12 MB/s.\n", d, k, cmd
 	}' "$tsv") || { echo "bench-readme: no seed rows in $tsv" >&2; exit 1; }
 awk -v table="$table" '
 	/^<!-- bench-table/ { print; print table; skip = 1; next }

@@ -47,17 +47,7 @@ cmds=(
 	xfs_io
 )
 
-# copy_bin SRC DEST: a binary plus every library ldd names for it.
-copy_bin() {
-	local src=$1 dst=$2 lib
-	mkdir -p "$root$(dirname "$dst")"
-	cp -L "$src" "$root$dst"
-	for lib in $(ldd "$src" 2>/dev/null | grep -o '/[^ ]*'); do
-		[ -e "$root$lib" ] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-}
+. "$here/archive-lib.sh"
 
 rm -rf "$root"
 mkdir -p "$root/opt/blktests/bin" "$root/bin"
@@ -66,7 +56,7 @@ for c in "${cmds[@]}"; do
 		echo "blktests-archive.sh: $c not found on the host" >&2
 		exit 1
 	}
-	copy_bin "$p" "/opt/blktests/bin/$c"
+	copy_bin "$p" "/opt/blktests/bin/$c" "$root"
 done
 ln -s gawk "$root/opt/blktests/bin/awk"
 cp -L "$(type -P bash)" "$root/bin/bash"
@@ -79,8 +69,6 @@ mkdir -p "$tree/src"
 [ -f "$BLKTESTS_DIR/UPSTREAM-COMMIT" ] && cp "$BLKTESTS_DIR/UPSTREAM-COMMIT" "$tree/"
 chmod -R u+w "$tree"
 
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+pack "$root" "$out"
 rm -rf "$root"
 echo "blktests archive: ${out#"$top"/} ($(du -h "$out" | cut -f1))"

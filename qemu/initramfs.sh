@@ -23,23 +23,7 @@ fio_out=$top/build/initramfs-x86_64-fio.cpio.gz
 	exit 1
 }
 
-# copy_bin SRC [DEST]: a binary plus every library ldd names for it.
-copy_bin() {
-	local src=$1 dst=${2:-$1} dir=$3 lib
-	mkdir -p "$dir$(dirname "$dst")"
-	cp -L "$src" "$dir$dst"
-	for lib in $(ldd "$src" 2>/dev/null | grep -o '/[^ ]*'); do
-		[ -e "$dir$lib" ] && continue
-		mkdir -p "$dir$(dirname "$lib")"
-		cp -L "$lib" "$dir$lib"
-	done
-}
-
-pack() { # DIR OUT
-	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$2.tmp"
-	mv "$2.tmp" "$2"
-}
+. "$here/archive-lib.sh"
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,lib/modules/mmc-coalesce,scenarios}

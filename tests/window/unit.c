@@ -745,6 +745,38 @@ static void test_grow_leaves(void)
 	CHECK(strcmp(pop(1), "100+1032") == 0);
 }
 
+/*
+ * An indirect block held at 968 in AU 1 grows with the data after it
+ * while the data in front of it (from AU 0, across the boundary) is still
+ * in the submitter's plug: it stays held, and leaves in the same command
+ * as that data, right behind it. Sent at once it would cost the card a
+ * visit to AU 1 and one back to AU 0 (the 6.1 seed trace had 20 such
+ * bounces in one run).
+ */
+static void test_grow_ahead_waits_for_data(void)
+{
+	struct rwin_write *ind;
+
+	setup();
+	start();
+	CHECK(strcmp((add(7112, 1024, 0, 0), pop(0)), "7112+1024") == 0);
+	ind = add_wr(8192 + 968, 8, 0, 1);
+	CHECK(ind->state == RWIN_ST_HELD);
+	rwin_grow(&win, ind, 8192 + 968, 168, 0, 2);
+	CHECK(ind->state == RWIN_ST_HELD);
+	CHECK(win.stats.grow_released == 0);
+	/* the data in front of it, crossing from AU 0 into AU 1 */
+	CHECK(!add(8136, 1024, 0, 3));
+	CHECK(strcmp(pop(3), "8136+1024 9160+168") == 0);
+	CHECK(win.held_count == 0);
+	/* grown at its AU's write position it is the stream: it goes */
+	ind = add_wr(9328, 8, 0, 4);
+	CHECK(ind->state == RWIN_ST_HELD);
+	rwin_grow(&win, ind, 9328, 8 + 1000, 0, 5);
+	CHECK(ind->state == RWIN_ST_QUEUED);
+	CHECK(strcmp(pop(5), "9328+1008") == 0);
+}
+
 /* A sync bio merged into a held write: somebody waits, it goes. */
 static void test_grow_sync(void)
 {
@@ -922,6 +954,7 @@ static const struct harness_case unit_cases[] = {
 	{ "grow_stays_held", test_grow_stays_held },
 	{ "grow_leaves", test_grow_leaves },
 	{ "grow_sync", test_grow_sync },
+	{ "grow_ahead_waits_for_data", test_grow_ahead_waits_for_data },
 	{ "may_grow_refuses", test_may_grow_refuses },
 	{ "merge_held_into_data", test_merge_held_into_data },
 	{ "merge_held_held", test_merge_held_held },

@@ -806,12 +806,15 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 	for (i = 0; i < (int)cmd->nr_extents; i++)
 		cmd->ext[i] = cmd->ext[idx + i];
 
-	for (h = rwin_held_from(w, rwin_end(data)); h && h->start < hi;
-	     h = next) {
+	for (h = rwin_held_from(w, rwin_end(data)); h; h = next) {
 		struct rwin_extent *e = &cmd->ext[cmd->nr_extents - 1];
+		bool contiguous = h->start == e->start + e->sectors;
 
 		next = rwin_held_entry(rb_next(&h->node));
-		if (!p->attach_ahead && h->start != e->start + e->sectors)
+		/* Past the AU only what continues the command without a gap. */
+		if (h->start >= hi && !contiguous)
+			break;
+		if (!p->attach_ahead && !contiguous)
 			break;
 		if (!rwin_cmd_fits(p, cmd, h))
 			break;
@@ -1004,8 +1007,18 @@ static bool rwin_still_holdable(struct rwin_window *w,
 		return false;
 	if (sectors <= w->p.small_sectors)
 		return true;
+	/*
+	 * Behind its AU's write position, as in rwin_may_hold(); or ahead of
+	 * it. A held metadata block that file data grew on (an ext2 indirect
+	 * block sits between the data blocks it maps) is where the stream
+	 * will be next, but the data in front of it may still be in the
+	 * submitter's plug: sent now, it would cost the card a visit to this
+	 * AU and one back. It goes with that data (rwin_pop_data() takes a
+	 * held write contiguous after a data write, even across an AU
+	 * boundary) or with the next data write of its AU.
+	 */
 	return w->p.hold_backward && sectors <= w->p.backward_max_sectors &&
-	       start < rwin_au_wpos(w, rwin_au(w, start));
+	       start != rwin_au_wpos(w, rwin_au(w, start));
 }
 
 static enum rwin_reason rwin_grow_reason(u32 flags)

@@ -322,6 +322,28 @@ static void rwin_test_grow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_SYNC], 1ULL);
 }
 
+/*
+ * A held block that data grew on, ahead of its AU's write position, waits
+ * for the data in front of it and leaves right behind that data, in the
+ * same command, even across the AU boundary.
+ */
+static void rwin_test_grow_ahead(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_write *ind;
+
+	rwin_test_start(test);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 7112, 1024, 0, 0));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "7112+1024");
+	ind = rwin_test_add_wr(test, 8192 + 968, 8, 0, 1);
+	rwin_grow(&ctx->win, ind, 8192 + 968, 168, 0, 2);
+	KUNIT_EXPECT_EQ(test, ind->state, (u8)RWIN_ST_HELD);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 8136, 1024, 0, 3));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3),
+			   "8136+1024 9160+168");
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+}
+
 /* A held write and the data right behind it become one queued write. */
 static void rwin_test_merge(struct kunit *test)
 {
@@ -377,6 +399,7 @@ static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_rewrite_order),
 	KUNIT_CASE(rwin_test_rewrite_partial),
 	KUNIT_CASE(rwin_test_grow),
+	KUNIT_CASE(rwin_test_grow_ahead),
 	KUNIT_CASE(rwin_test_merge),
 	KUNIT_CASE(rwin_test_chained_not_mergeable),
 	{},

@@ -35,7 +35,7 @@ help:
 	@echo "make removal-test  card pulled, controller unplugged, rmmod, unbind under load (~3 min)"
 	@echo "make crash-test kill QEMU mid-write, reboot, check nothing fsynced was lost (~7 min)"
 	@echo "make soak       the same, 100 kill points per stack setting (~70 min)"
-	@echo "make bench      card-level benchmark table, every elevator (about 10 minutes)"
+	@echo "make bench      card-level benchmark, every scenario and elevator (40-75 minutes)"
 	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
 	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
 

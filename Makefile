@@ -53,13 +53,13 @@ modules: kernel
 guest: modules
 	@qemu/initramfs.sh
 
-$(CARDTRACE): tests/cardtrace/cardtrace.c
+$(CARDTRACE): tests/cardtrace/cardtrace.c tests/cardtrace/card-model.c tests/cardtrace/card-model.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -o $@ $<
+	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(CARDTRACE_SAN): tests/cardtrace/cardtrace.c
+$(CARDTRACE_SAN): tests/cardtrace/cardtrace.c tests/cardtrace/card-model.c tests/cardtrace/card-model.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^)
 
 # A fresh clone: the build packages and build/linux-6.1 (tests/window
 # builds the kernel's rbtree) first, then the analyzer.

@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "card-model.h"
+
 /* The kernel's spelling of fixed-size types, so the code reads the same. */
-typedef unsigned long long u64;	/* as in the kernel: %llu */
 typedef unsigned int u32;
-typedef unsigned char u8;
 #define U64_MAX		ULLONG_MAX
 #define U32_MAX		UINT_MAX
 
@@ -459,131 +459,6 @@ static void select_phases(struct cmd_list *l, const struct options *opt)
 }
 
 /* ------------------------------------------------------------------ */
-/* Cost model (see Documentation/card-cost-model.md)                  */
-/* ------------------------------------------------------------------ */
-
-struct open_au {
-	u64 au;
-	u64 wp;		/* linear mode: next sector the card expects */
-	u64 written;	/* any-order mode: sectors written since open */
-	u8 *map;		/* any-order mode: which sectors were written */
-	u64 last_use;
-	bool used;
-};
-
-struct card_model {
-	const struct options *opt;
-	bool linear;
-	struct open_au *slot;
-	u64 tick;
-	double copy_sectors;	/* sectors the card copied internally */
-	u64 au_closes;
-};
-
-static void model_init(struct card_model *m, const struct options *opt,
-		       bool linear)
-{
-	unsigned int i;
-
-	memset(m, 0, sizeof(*m));
-	m->opt = opt;
-	m->linear = linear;
-	m->slot = calloc(opt->open_aus, sizeof(*m->slot));
-	if (!m->slot)
-		die("out of memory (%ld open AUs)", (long)opt->open_aus);
-	for (i = 0; i < opt->open_aus; i++) {
-		m->slot[i].map = calloc(opt->au_sectors, 1);
-		if (!m->slot[i].map)
-			die("out of memory (AU of %ld sectors)",
-			    (long)opt->au_sectors);
-	}
-}
-
-static void model_free(struct card_model *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < m->opt->open_aus; i++)
-		free(m->slot[i].map);
-	free(m->slot);
-}
-
-/* Closing an AU: the card copies every sector that was not rewritten. */
-static void model_close(struct card_model *m, struct open_au *s)
-{
-	u64 au = m->opt->au_sectors;
-
-	if (!s->used)
-		return;
-	m->au_closes++;
-	if (m->linear)
-		m->copy_sectors += (double)(au - s->wp);
-	else
-		m->copy_sectors += (double)(au - s->written);
-	s->used = false;
-}
-
-static struct open_au *model_open(struct card_model *m, u64 au)
-{
-	struct open_au *s, *victim = NULL;
-	unsigned int i;
-
-	for (i = 0; i < m->opt->open_aus; i++) {
-		s = &m->slot[i];
-		if (s->used && s->au == au)
-			return s;
-		if (!victim || !s->used ||
-		    (victim->used && s->last_use < victim->last_use))
-			victim = s;
-	}
-	model_close(m, victim);
-	victim->used = true;
-	victim->au = au;
-	victim->wp = 0;
-	victim->written = 0;
-	memset(victim->map, 0, m->opt->au_sectors);
-	return victim;
-}
-
-/* One write of n sectors at offset off inside AU au (never crosses it). */
-static void model_write(struct card_model *m, u64 au, u64 off,
-			u64 n)
-{
-	struct open_au *s = model_open(m, au);
-	u64 i;
-
-	s->last_use = ++m->tick;
-	if (m->linear) {
-		if (off < s->wp) {
-			/*
-			 * Backward: the card finishes the AU (copying its
-			 * tail), then starts it again from the beginning.
-			 */
-			model_close(m, s);
-			s->used = true;
-			s->wp = 0;
-		}
-		m->copy_sectors += (double)(off - s->wp);	/* skipped gap */
-		s->wp = off + n;
-		return;
-	}
-	for (i = off; i < off + n; i++) {
-		if (!s->map[i]) {
-			s->map[i] = 1;
-			s->written++;
-		}
-	}
-}
-
-static void model_finish(struct card_model *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < m->opt->open_aus; i++)
-		model_close(m, &m->slot[i]);
-}
-
-/* ------------------------------------------------------------------ */
 /* Report                                                             */
 /* ------------------------------------------------------------------ */
 
@@ -594,16 +469,6 @@ struct stats {
 	double est_linear_s, est_any_s, limit_s;
 	u64 closes_linear, closes_any;
 };
-
-static double card_seconds(const struct options *opt, u64 cmds,
-			   u64 sectors, double copy_sectors)
-{
-	double bytes = (double)sectors * SECTOR_SIZE;
-
-	return cmds * opt->cmd_overhead_us / 1e6 +
-	       bytes / (opt->seq_mbps * 1e6) +
-	       copy_sectors * SECTOR_SIZE / (opt->copy_mbps * 1e6);
-}
 
 /* The AU index of the last sector any write touches, bounded for sanity. */
 static u64 max_au_of(const struct cmd_list *l, const struct options *opt)
@@ -627,9 +492,27 @@ static u64 max_au_of(const struct cmd_list *l, const struct options *opt)
 	return max;
 }
 
+/* Cost model: see card-model.c and Documentation/card-cost-model.md. */
+static void model_init(struct card_model *m, struct card_params *par,
+		       bool linear)
+{
+	int r;
+
+	par->linear = linear;
+	r = card_model_init(m, par);
+	if (r)
+		die("card model (%u open AUs of %llu sectors): %s",
+		    par->open_aus, (u64)par->au_sectors, strerror(-r));
+}
+
 static void analyze(const struct cmd_list *l, const struct options *opt,
 		    struct stats *st)
 {
+	struct card_params par = {
+		.au_sectors = opt->au_sectors, .open_aus = opt->open_aus,
+		.seq_mbps = opt->seq_mbps, .copy_mbps = opt->copy_mbps,
+		.cmd_us = opt->cmd_overhead_us,
+	};
 	struct card_model lin, any;
 	u64 prev_au = U64_MAX, naus = max_au_of(l, opt) + 1;
 	u64 *end_of;	/* highest end written so far, per AU */
@@ -642,8 +525,8 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	touched = calloc(naus, sizeof(*touched));
 	if (!end_of || !touched)
 		die("out of memory (%llu AUs)", naus);
-	model_init(&lin, opt, true);
-	model_init(&any, opt, false);
+	model_init(&lin, &par, true);
+	model_init(&any, &par, false);
 
 	for (i = 0; i < l->n; i++) {
 		const struct cmd *c = &l->v[i];
@@ -671,7 +554,9 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 		prev_au = au;
 		if (end_of[au] && c->start < end_of[au])
 			st->backward++;
-		/* A command that crosses AUs is split at the boundary. */
+		/* The model splits the command at AU boundaries itself. */
+		card_model_write(&lin, c->start, c->sectors);
+		card_model_write(&any, c->start, c->sectors);
 		for (s = c->start, e = c->start + c->sectors; s < e;) {
 			u64 lim, n;
 
@@ -681,29 +566,27 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 			touched[au] = true;
 			if (s + n > end_of[au])
 				end_of[au] = s + n;
-			model_write(&lin, au, s - au * opt->au_sectors, n);
-			model_write(&any, au, s - au * opt->au_sectors, n);
 			s += n;
 		}
 	}
-	model_finish(&lin);
-	model_finish(&any);
+	card_model_finish(&lin);
+	card_model_finish(&any);
 	for (i = 0; i < naus; i++)
 		st->distinct_aus += touched[i];
 
 	st->bytes_written = written_sectors * SECTOR_SIZE;
 	st->limit_s = (double)st->bytes_written / (opt->seq_mbps * 1e6);
-	st->est_linear_s = card_seconds(opt, st->writes, written_sectors,
-					lin.copy_sectors);
-	st->est_any_s = card_seconds(opt, st->writes, written_sectors,
-				     any.copy_sectors);
+	st->est_linear_s = card_model_seconds(&par, st->writes,
+					      written_sectors, lin.copy_sectors);
+	st->est_any_s = card_model_seconds(&par, st->writes, written_sectors,
+					   any.copy_sectors);
 	st->closes_linear = lin.au_closes;
 	st->closes_any = any.au_closes;
 
 	free(touched);
 	free(end_of);
-	model_free(&lin);
-	model_free(&any);
+	card_model_free(&lin);
+	card_model_free(&any);
 }
 
 static double mbps(u64 bytes, double s)

@@ -38,6 +38,8 @@ for what in "${@:-unit}"; do
 	case $what in
 	unit)
 		suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace-san"
+		# the card model in time: the nbdkit filter (about 10 s)
+		suite cardtime qemu/cardtime/test.sh
 		if [ -f tests/window/Makefile ]; then
 			suite window make -s -C tests/window test
 		fi

@@ -10,6 +10,7 @@
 #                    [--card FILE]             (boot on this existing image)
 #                    [--kill-after-marker SECONDS]
 #                    [--q35] [--qmp PATH] [--usb]
+#                    [--card-profile NAME[,key=value...]]  (a timed card)
 #
 # Stacks: stock (sdhci-pci + mmc_block, the kernel's default elevator or
 # --elevator), ours (sdhci-pci + mmc_block + the coalesce I/O scheduler,
@@ -41,6 +42,16 @@
 #                 on a PCIe root port (id rp0), so that it can be removed.
 #   --qmp PATH    a QMP server on the unix socket PATH (server, no wait).
 #
+# Timed card:
+#   --card-profile NAME[,key=value...]
+#                 serve the card image through nbdkit with the cardtime
+#                 filter (qemu/cardtime/, Documentation/card-cost-model.md),
+#                 so the card takes the time the modelled card would:
+#                 profile NAME (cheap12, class4, class10-any, u3-any) and
+#                 the filter's overrides, e.g. cheap12,open=4,order=any.
+#                 DIR/cardtime.txt gets the filter's counts and the seconds
+#                 it charged. Not with --usb.
+#
 # USB stick:
 #   --usb         add a USB stick (qemu-xhci + usb-storage) on an image
 #                 like the card's (--card-gib, sparse, in DIR; or --card
@@ -58,7 +69,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
 scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt= flavor=
-card_file= kill_after= q35=0 qmp= usb=0
+card_file= kill_after= q35=0 qmp= usb=0 card_profile=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -73,6 +84,7 @@ while [ $# -gt 0 ]; do
 	--kopt) kopt=$2; shift ;;
 	--flavor) flavor=$2; shift ;;
 	--card) card_file=$2; shift ;;
+	--card-profile) card_profile=$2; shift ;;
 	--kill-after-marker) kill_after=$2; shift ;;
 	--q35) q35=1 ;;
 	--qmp) qmp=$2; shift ;;
@@ -143,6 +155,49 @@ else
 	truncate -s "${card_gib}G" "$card"
 fi
 
+# The timed card: nbdkit serves the image on a Unix socket in DIR through
+# the cardtime filter, and QEMU's card reads its drive from there.
+card_drive=(-drive if=none,id=card0,file="$card",format=raw,cache=unsafe)
+nbdkit_pid=
+if [ -n "$card_profile" ]; then
+	[ "$usb" = 0 ] || { echo "run.sh: --card-profile times the SD card; not with --usb" >&2; exit 2; }
+	"$here/deps.sh" cardtime
+	make -s -C "$here/cardtime" || { echo "run.sh: building the cardtime filter failed" >&2; exit 2; }
+	sock=$out/card.sock
+	rm -f "$sock" "$out/nbdkit.pid" "$out/cardtime.txt"
+	IFS=, read -r -a cp_args <<<"$card_profile"
+	cp_args[0]=profile=${cp_args[0]}
+	# --exit-with-parent: an interrupted run.sh leaves no server behind
+	nbdkit --exit-with-parent -U "$sock" -P "$out/nbdkit.pid" \
+		--filter="$top/build/cardtime/nbdkit-cardtime-filter.so" \
+		file "$card" "${cp_args[@]}" stats="$out/cardtime.txt" \
+		2>"$out/nbdkit.log" &
+	nbdkit_pid=$!
+	# the pid file appears once the socket accepts connections
+	for _ in $(seq 100); do
+		[ -s "$out/nbdkit.pid" ] && break
+		kill -0 "$nbdkit_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! [ -s "$out/nbdkit.pid" ] || ! kill -0 "$nbdkit_pid" 2>/dev/null; then
+		echo "run.sh: nbdkit did not start for --card-profile $card_profile:" >&2
+		cat "$out/nbdkit.log" >&2
+		exit 2
+	fi
+	card_drive=(-drive if=none,id=card0,file=nbd:unix:"$sock",format=raw,cache=unsafe)
+fi
+# Stop nbdkit (it writes its stats on the way out) and wait for it.
+stop_nbdkit() {
+	[ -n "$nbdkit_pid" ] || return 0
+	kill -TERM "$nbdkit_pid" 2>/dev/null
+	for _ in $(seq 100); do
+		kill -0 "$nbdkit_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$nbdkit_pid" 2>/dev/null
+	nbdkit_pid=
+}
+
 if [ "$scenario" = fio ] || [ "$scenario" = load ]; then
 	cat "$initrd" "$top/build/initramfs-x86_64-fio.cpio.gz" >"$out/initrd.gz"
 	initrd=$out/initrd.gz
@@ -212,7 +267,7 @@ qemu=(qemu-system-x86_64
 	-nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	"${host[@]}"
-	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe
+	"${card_drive[@]}"
 	-device sd-card,drive=card0
 	"${usb_opt[@]}" "${qmp_opt[@]}" "${tracing[@]}")
 
@@ -280,6 +335,7 @@ else
 	[ "$watch_result" = timeout ] && rc=124
 fi
 set -e
+stop_nbdkit
 [ -n "$card_file" ] || rm -f "$card"
 [ "$usb" = 1 ] && [ "$stick" = "$out/stick.img" ] && rm -f "$stick"
 rm -f "$out/initrd.gz"

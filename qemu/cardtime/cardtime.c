@@ -39,6 +39,11 @@
 #include <string.h>
 #include <time.h>
 
+/*
+ * Userspace: the <stdint.h> types of nbdkit's callback signatures are used
+ * throughout, not the kernel's u64/s64 (checkpatch --strict asks for those).
+ */
+
 #include <nbdkit-filter.h>
 
 #include "card-model.h"

@@ -17,6 +17,7 @@ grep -q '^<!-- bench-table' "$readme" && grep -q '^<!-- /bench-table -->' "$read
 cmd=$(cat "$(dirname "$tsv")/command.txt" 2>/dev/null || echo "tests/bench.sh")
 table=$(awk -F'\t' -v cmd="$cmd" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	("card" in col) && $col["card"] != "untimed" { next }
 	$col["scenario"] == "seed" || $col["scenario"] == "seed-usb" {
 		if (!seen++) {
 			d = $col["date"]; k = $col["kernel"]

@@ -14,51 +14,96 @@
 #              usb-storage; rows "seed-usb"), stock mq-deadline against
 #              ours (coalesce, au_kb=4096); 0: not
 #   CARDTRACE_ARGS  extra analyzer options (card model), e.g. "--open-aus 4"
-# Option --reuse: keep the guest runs already in build/bench/ and only
-# analyze again (to score the same traces under another card model).
-# Each run takes about 1-2 minutes under TCG; the default set about 25-35.
+#   CARD_PROFILE    a timed card: every run serves the card through the
+#              cardtime nbdkit filter with this profile (qemu/run.sh
+#              --card-profile, e.g. "cheap12"), so the guest waits what the
+#              modelled card would take; rows get card=PROFILE, the seconds
+#              the filter charged and the analyzer's estimate of them from
+#              the trace; files go to build/bench-card-PROFILE/; USB is
+#              not timed (default 0 here). A seed run takes 5-7 minutes
+#   REPEAT     default 1: run every row this many times (rows rep=1..N);
+#              the summary gives medians and the spread
+# Option --reuse: keep the guest runs already in the output directory and
+# only analyze again (to score the same traces under another card model).
+# Option --merge DIR...: no runs; the rows of earlier runs' DIR/results.tsv
+# together (two benches run side by side, one per core), summarized, and
+# published with BENCH_PUBLISH=1 (the same CARD_PROFILE as those runs).
+# Each untimed run takes about 1-2 minutes under TCG; the default set
+# 40-75 minutes.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cardtrace=$top/build/host/cardtrace
-out_dir=${BENCH_DIR:-$top/build/bench}
+card=${CARD_PROFILE:-}
+if [ -n "$card" ]; then
+	out_dir=${BENCH_DIR:-$top/build/bench-card-${card//[^A-Za-z0-9=.-]/_}}
+else
+	out_dir=${BENCH_DIR:-$top/build/bench}
+fi
+repeat=${REPEAT:-1}
+case $repeat in '' | *[!0-9]* | 0) echo "bench: REPEAT must be a positive integer" >&2; exit 2 ;; esac
 scenarios=${SCENARIOS:-seed ext4 fio smallfiles}
 # The default set (no SCENARIOS/STACKS/ELEVATORS/USB/CARDTRACE_ARGS given)
 # replaces the committed Documentation/bench/results.tsv and the README's
 # table made from it; any other set only writes build/bench/results.tsv.
 full=1
-[ -z "${SCENARIOS:-}${STACKS:-}${ELEVATORS:-}${USB:-}${CARDTRACE_ARGS:-}" ] || full=0
+[ -z "${SCENARIOS:-}${STACKS:-}${ELEVATORS:-}${USB:-}${CARDTRACE_ARGS:-}${CARD_PROFILE:-}${REPEAT:-}" ] || full=0
 # BENCH_PUBLISH=1: publish a partial set anyway (its rows say what ran)
 [ "${BENCH_PUBLISH:-0}" = 1 ] && full=1
 elevators=${ELEVATORS:-none mq-deadline bfq kyber}
 stacks=${STACKS:-stock stock+wbt0 ours}
 usb=${USB:-1}
+[ -z "$card" ] || usb=${USB:-0}
+[ -z "$card" ] || [ "$usb" = 0 ] || { echo "bench: CARD_PROFILE times the SD card only: not with USB=1" >&2; exit 2; }
 model=(${CARDTRACE_ARGS:-})
 mkdir -p "$out_dir"
 table=$out_dir/table.md
 tsv=$out_dir/results.tsv
 runs=0 failed=0
-reuse=0
+reuse=0 merge=()
 [ "${1:-}" = --reuse ] && reuse=1
+if [ "${1:-}" = --merge ]; then
+	shift
+	merge=("$@")
+	[ ${#merge[@]} -gt 0 ] || { echo "bench: --merge needs the output directories of earlier runs" >&2; exit 2; }
+fi
 
-kv_get() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+# kv_get, charged_vs_trace
+. "$top/tests/card-time.sh"
 
 {
-	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s | before sync | sync s | card s charged / trace est. | fsync p50 / p99 ms |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$table"
-printf 'scenario\tstack\televator\twrite_cmds\tsmall_writes\tau_switches\tdistinct_aus\tswitches_per_au\tbackward_in_au\test_linear_mbps\test_linear_over_limit\test_any_mbps\test_any_over_limit\tguest_mbps\tdate\tkernel\n' >"$tsv"
+# Columns, in this order (tests/bench-readme.sh and the summaries below
+# find them by name). guest_mbps: the workload and its sync;
+# workload_mbps: before the sync (what dd itself reports); card: "untimed"
+# or the cardtime profile; charged_s: seconds the filter charged for the
+# whole run; trace_est_s: the analyzer's estimate of that from the trace.
+cols=(scenario stack elevator write_cmds small_writes au_switches distinct_aus
+	switches_per_au backward_in_au est_linear_mbps est_linear_over_limit
+	est_any_mbps est_any_over_limit guest_mbps workload_mbps sync_s card
+	charged_s trace_est_s fsync_n fsync_p50_ms fsync_p99_ms rep date kernel)
+(IFS=$'\t'; echo "${cols[*]}") >"$tsv"
 kernel=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
 	"$top/build/linux-6.1/Makefile" 2>/dev/null | paste -sd. -)
 today=$(date +%F)
 
-# bench_run LABEL SCENARIO STACK ELEVATOR [run.sh args...]: one guest run
-# (or its files from an earlier run with --reuse) and one table row
+# result_kv KEY FILE: the value of KEY in the guest's "KV k=v k=v" lines
+result_kv() {
+	awk -v k="$1" '$1 == "KV" { for (i = 2; i <= NF; i++)
+		if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$2"
+}
+
+# bench_run LABEL SCENARIO STACK ELEVATOR REP [run.sh args...]: one guest
+# run (or its files from an earlier run with --reuse) and one table row
 bench_run() {
-	local label=$1 scen=$2 stack=$3 elv=$4 run kopt= elv_opt=()
-	shift 4
+	local label=$1 scen=$2 stack=$3 elv=$4 rep=$5 run kopt= elv_opt=() card_opt=()
+	local charged est row
+	shift 5
 	run=$out_dir/$label-$stack-$elv
+	[ "$rep" = 1 ] || run=$run-r$rep
 	runs=$((runs + 1))
-	echo "bench: $label, $stack stack, elevator $elv (about a minute or two)..." >&2
+	echo "bench: $label, $stack stack, elevator $elv${card:+, timed card $card}, run $rep of $repeat..." >&2
 	# "stock+wbt0": stock with writeback throttling off, as the
 	# scheduler runs it (it turns wbt off itself)
 	case $stack in *+wbt0) kopt=mmcc.wbt_lat_usec=0 ;; esac
@@ -68,13 +113,15 @@ bench_run() {
 	case $label in *-usb) kopt="$kopt mmcc.nr_requests=128" ;; esac
 	# ours is the elevator: no --elevator for it
 	case $stack in ours* | ourhost*) ;; *) elv_opt=(--elevator "$elv") ;; esac
+	[ -z "$card" ] || card_opt=(--card-profile "$card")
 	if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
 		echo "bench: reusing $run" >&2
 	elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%+wbt0}" \
-		--kopt "$kopt" "${elv_opt[@]}" --out "$run" --timeout 1200 "$@" >&2; then
+		--kopt "$kopt" "${elv_opt[@]}" "${card_opt[@]}" --out "$run" \
+		--timeout 2400 "$@" >&2; then
 		echo "bench: $label/$stack/$elv failed; see $run/console.log" >&2
 		failed=$((failed + 1))
-		echo "| $label | $stack | $elv | run failed | | | | | | | | | | |" >>"$table"
+		echo "| $label | $stack | $elv | run failed | | | | | | | | | | | | | | |" >>"$table"
 		return
 	fi
 	base=$(sed -n 's/^KV marker_base=//p' "$run/result.txt")
@@ -82,44 +129,59 @@ bench_run() {
 		--kv "$run/trace.log" >"$run/card.kv"
 	"$cardtrace" --marker-base "$base" --from 1 --to 2 \
 		--dump "$run/trace.log" >"$run/commands.txt"
-	guest_kbps=$(sed -n 's/^KV guest_kbps=//p' "$run/result.txt")
+	read -r charged est < <(charged_vs_trace "$run")
 	k=$run/card.kv
 	lim=$(kv_get limit_s "$k")
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-		"$label" "$stack" "$elv" "$(kv_get writes "$k")" \
-		"$(kv_get small_writes "$k")" "$(kv_get au_switches "$k")" \
-		"$(kv_get distinct_aus "$k")" "$(kv_get switch_ratio "$k")" \
-		"$(kv_get backward_writes "$k")" \
-		"$(kv_get est_linear_mbps "$k")" \
-		"$(awk -v a="$(kv_get est_linear_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
-		"$(kv_get est_any_mbps "$k")" \
-		"$(awk -v a="$(kv_get est_any_s "$k")" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
-		"$(awk -v k="${guest_kbps:-0}" 'BEGIN { printf "%.2f", k * 1024 / 1e6 }')" \
-		>>"$table"
-	# the same row, machine-readable
-	tail -n 1 "$table" | awk -F' [|] ' -v OFS='\t' -v d="$today" -v kv="$kernel" '
-		{ sub(/^[|] /, "", $1); sub(/ [|]$/, "", $NF)
-		  $(NF + 1) = d; $(NF + 1) = kv; print }' >>"$tsv"
+	r=$run/result.txt
+	mb() { awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.2f", k * 1024 / 1e6 }'; }
+	ratio() { awk -v a="$1" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+	dash() { echo "${1:--}"; }
+	row=("$label" "$stack" "$elv" "$(kv_get writes "$k")"
+		"$(kv_get small_writes "$k")" "$(kv_get au_switches "$k")"
+		"$(kv_get distinct_aus "$k")" "$(kv_get switch_ratio "$k")"
+		"$(kv_get backward_writes "$k")" "$(kv_get est_linear_mbps "$k")"
+		"$(ratio "$(kv_get est_linear_s "$k")")" "$(kv_get est_any_mbps "$k")"
+		"$(ratio "$(kv_get est_any_s "$k")")"
+		"$(mb "$(result_kv guest_kbps "$r")")"
+		"$(mb "$(result_kv workload_kbps "$r")")"
+		"$(dash "$(result_kv sync_seconds "$r")")" "${card:-untimed}"
+		"$charged" "$est" "$(dash "$(result_kv fsync_n "$r")")"
+		"$(dash "$(result_kv fsync_p50_ms "$r")")"
+		"$(dash "$(result_kv fsync_p99_ms "$r")")" "$rep" "$today" "$kernel")
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s |\n' \
+		"${row[@]:0:16}" "$charged" "$est" "${row[20]}" "${row[21]}" >>"$table"
+	(IFS=$'\t'; echo "${row[*]}") >>"$tsv"
 }
 
-for scen in $scenarios; do
-	for stack in $stacks; do
-		case $stack in
-		ours* | ourhost*) bench_run "$scen" "$scen" "$stack" coalesce ;;
-		*)
-			for elv in $elevators; do
-				bench_run "$scen" "$scen" "$stack" "$elv"
-			done ;;
-		esac
+for rep in $(seq 1 "$repeat"); do
+	[ ${#merge[@]} = 0 ] || break
+	for scen in $scenarios; do
+		for stack in $stacks; do
+			case $stack in
+			ours* | ourhost*) bench_run "$scen" "$scen" "$stack" coalesce "$rep" ;;
+			*)
+				for elv in $elevators; do
+					bench_run "$scen" "$scen" "$stack" "$elv" "$rep"
+				done ;;
+			esac
+		done
 	done
+	# The seed on a USB stick: the same workload, the stick's SCSI
+	# commands (qemu/run.sh --usb converts them to the analyzer's format)
+	if [ "$usb" = 1 ]; then
+		bench_run seed-usb seed stock mq-deadline "$rep" --usb
+		bench_run seed-usb seed ours coalesce "$rep" --usb
+	fi
 done
-# The seed on a USB stick: the same workload, the stick's SCSI commands
-# (qemu/run.sh --usb converts them to the analyzer's format)
-if [ "$usb" = 1 ]; then
-	bench_run seed-usb seed stock mq-deadline --usb
-	bench_run seed-usb seed ours coalesce --usb
-fi
 
+for d in "${merge[@]}"; do
+	[ -s "$d/results.tsv" ] || { echo "bench: --merge: no $d/results.tsv" >&2; exit 2; }
+	head -n 1 "$d/results.tsv" | cmp -s - <(head -n 1 "$tsv") ||
+		{ echo "bench: --merge: $d/results.tsv has other columns" >&2; exit 2; }
+	tail -n +2 "$d/results.tsv" >>"$tsv"
+	grep -h '^| [a-z]' "$d/table.md" | grep -v '^| scenario ' >>"$table" || true
+	runs=$((runs + $(tail -n +2 "$d/results.tsv" | wc -l)))
+done
 echo
 echo "Card model: $("$cardtrace" "${model[@]}" /dev/null | sed -n 's/^card model: //p')"
 echo "Counts cover the workload and its sync (between phase markers 1 and 2)."
@@ -157,14 +219,38 @@ awk -F'\t' '
 			printf "| %s | %s | %s | %s |\n", s, v(oc[s], sc[s]), v(os[s], ss[s]), a
 		}
 	}' "$tsv"
+if [ "$repeat" -gt 1 ] || [ -n "$card" ]; then
+	echo
+	echo "Medians (min-max) over the runs of each row:"
+	echo
+	"$top/tests/bench-summary.sh" "$tsv"
+fi
+# Publish: the default set (or BENCH_PUBLISH=1) replaces the rows of its
+# card (untimed, or the profile) in Documentation/bench/results.tsv and
+# keeps the other card's rows; columns are matched by name.
 if [ $full = 1 ] && [ $failed = 0 ]; then
+	pub=$top/Documentation/bench/results.tsv
 	mkdir -p "$top/Documentation/bench"
-	cp "$tsv" "$top/Documentation/bench/results.tsv"
+	[ -s "$pub" ] || cp "$tsv" "$pub"
+	awk -F'\t' -v OFS='\t' -v card="${card:-untimed}" '
+		FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i }
+		FNR == 1 && file == 1 { n = NF; for (i = 1; i <= NF; i++) name[i] = $i; print }
+		FNR == 1 || file == 1 { next }
+		{
+			# file 2: the published rows, less this card'"'"'s; file 3: this run
+			have = ("card" in c) ? $c["card"] : "untimed"
+			if (file == 2 && have == card) next
+			for (i = 1; i <= n; i++) {
+				v = (name[i] in c) ? $c[name[i]] : (name[i] == "card" ? "untimed" : (name[i] == "rep" ? 1 : "-"))
+				printf "%s%s", v, i < n ? OFS : ORS
+			}
+		}' "$tsv" "$pub" "$tsv" >"$pub.new"
+	mv "$pub.new" "$pub"
 	# how these rows were made, for the README's note
-	echo "SCENARIOS=\"$scenarios\" STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH} tests/bench.sh" \
-		>"$top/Documentation/bench/command.txt"
+	echo "${SCENARIOS:+SCENARIOS=\"$scenarios\" }STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${card:+ CARD_PROFILE=$card}${REPEAT:+ REPEAT=$repeat}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH} tests/bench.sh" \
+		>"$top/Documentation/bench/command${card:+-$card}.txt"
 	"$top/tests/bench-readme.sh"
-	echo "bench: wrote Documentation/bench/results.tsv and the README table"
+	echo "bench: wrote the ${card:-untimed} rows of Documentation/bench/results.tsv and the README table"
 else
 	echo "bench: rows in ${tsv#$top/} (not a full default run: Documentation/bench/results.tsv left alone)"
 fi

@@ -106,6 +106,32 @@ else
 fi
 trace_has_writes "$LAST_OUT" seed/$OURS
 
+# A timed card (the cardtime nbdkit filter, profile cheap12): the smoke
+# test passes through it, the filter charged time, the run took at least
+# that long, and the analyzer's estimate from QEMU's trace of the same run
+# agrees with what the filter charged within 5 %.
+. "$top/tests/card-time.sh"
+t0=$(date +%s.%N)
+LABEL=smoke-timed scenario smoke $OURS 300 --card-profile cheap12
+wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+read -r charged est < <(charged_vs_trace "$LAST_OUT")
+if awk -v c="$charged" -v e="$est" 'BEGIN { exit !(c > 0 && e > 0 &&
+	c - e <= 0.05 * e && e - c <= 0.05 * e) }'; then
+	ok "smoke-timed/$OURS/charged_matches_trace"
+	echo "   (filter charged $charged s, analyzer from the trace $est s)"
+else
+	ko "smoke-timed/$OURS/charged_matches_trace" "filter charged ${charged:-?} s, analyzer estimate ${est:-?} s"
+fi
+if awk -v c="$charged" -v w="$wall" 'BEGIN { exit !(c > 0 && w >= c) }'; then
+	ok "smoke-timed/$OURS/run_took_charged_time"
+else
+	ko "smoke-timed/$OURS/run_took_charged_time" "run took $wall s, charged ${charged:-?} s"
+fi
+
+# fsync() latency beside a stream (the bench's fsync scenario): the probe
+# and the stream finish, the file system is intact.
+scenario fsync $OURS 300 --no-trace
+
 # KUnit suites (the scheduler's reorder window; host driver registers and
 # clock).
 scenario kunit $OURS 300 --no-trace

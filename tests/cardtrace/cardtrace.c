@@ -467,6 +467,8 @@ struct stats {
 	u64 au_switches, distinct_aus, backward, phases;
 	u64 first_us, last_us;
 	double est_linear_s, est_any_s, limit_s;
+	/* the part of the estimates that closing every AU at the end adds */
+	double finish_linear_s, finish_any_s;
 	u64 closes_linear, closes_any;
 };
 
@@ -569,8 +571,8 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 			s += n;
 		}
 	}
-	card_model_finish(&lin);
-	card_model_finish(&any);
+	st->finish_linear_s = card_model_finish(&lin);
+	st->finish_any_s = card_model_finish(&any);
 	for (i = 0; i < naus; i++)
 		st->distinct_aus += touched[i];
 
@@ -614,6 +616,9 @@ static void report_kv(const struct stats *st)
 	printf("au_closes_linear=%llu\n", st->closes_linear);
 	printf("au_closes_any=%llu\n", st->closes_any);
 	printf("span_s=%.3f\n", (st->last_us - st->first_us) / 1e6);
+	printf("bytes_read=%llu\n", st->bytes_read);
+	printf("finish_linear_s=%.3f\n", st->finish_linear_s);
+	printf("finish_any_s=%.3f\n", st->finish_any_s);
 }
 
 static void report_text(const struct stats *st, const struct options *opt)

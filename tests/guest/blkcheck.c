@@ -44,6 +44,12 @@
  *   blkcheck verify DEV        after stress, with faults off and caches
  *                              dropped: the whole region reads back and
  *                              every acknowledged write is there
+ *   blkcheck fsyncprobe DIR STOPFILE
+ *                              every 250 ms, a new 4 KiB file in DIR,
+ *                              written and fsync()ed, until STOPFILE exists
+ *                              (at most 4096 files); the fsync() latency:
+ *                              fsync_n, fsync_p50_ms, fsync_p99_ms,
+ *                              fsync_max_ms (nearest-rank percentiles)
  *
  * Prints "MMCC RESULT pass|fail NAME [why]" and "MMCC KV key=value" lines
  * for the host, and exits non-zero if anything failed. Static, no
@@ -1495,6 +1501,88 @@ static int check_verify(const char *dev)
 	return st_free(&st, st.bad ? -1 : 0);
 }
 
+/* Milliseconds of CLOCK_MONOTONIC. */
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank: the smallest sample with at least @pct % at or below it. */
+static double percentile(const double *sorted, size_t n, unsigned int pct)
+{
+	size_t rank = (n * pct + 99) / 100;
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+#define PROBE_MAX	4096
+#define PROBE_PERIOD_MS	250
+
+/*
+ * What an application's fsync() of a small new file waits while something
+ * else keeps the card busy: the latency a write-holding scheduler must
+ * bound (an fsync() can wait on a page whose write is held).
+ */
+static int fsync_probe(const char *dir, const char *stopfile)
+{
+	static double lat[PROBE_MAX];
+	unsigned char buf[4096];
+	char path[256], why[320];
+	size_t n = 0;
+	int bad = 0;
+
+	memset(buf, 0x6d, sizeof(buf));
+	while (n < PROBE_MAX && access(stopfile, F_OK)) {
+		double t0, t1;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/probe%zu", dir, n);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf)) {
+			snprintf(why, sizeof(why), "%s: %s", path,
+				 strerror(errno));
+			bad = 1;
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		t0 = now_ms();
+		if (fsync(fd)) {
+			snprintf(why, sizeof(why), "fsync %s: %s", path,
+				 strerror(errno));
+			bad = 1;
+			close(fd);
+			break;
+		}
+		t1 = now_ms();
+		close(fd);
+		lat[n++] = t1 - t0;
+		usleep(PROBE_PERIOD_MS * 1000);
+	}
+	if (!bad && !n)
+		snprintf(why, sizeof(why), "%s existed before the first probe",
+			 stopfile);
+	if (n) {
+		qsort(lat, n, sizeof(lat[0]), cmp_double);
+		printf("MMCC KV fsync_n=%zu fsync_p50_ms=%.1f", n,
+		       percentile(lat, n, 50));
+		printf(" fsync_p99_ms=%.1f fsync_max_ms=%.1f\n",
+		       percentile(lat, n, 99), lat[n - 1]);
+	}
+	result(!bad && n, "fsync_probe", why);
+	return bad || !n ? -1 : 0;
+}
+
 static int print_usage(void)
 {
 	fputs("usage: blkcheck patterns|mkpart DEV\n"
@@ -1505,6 +1593,7 @@ static int print_usage(void)
 	      "       blkcheck scattercheck DEV SECTOR COUNT SEED NAME\n"
 	      "       blkcheck stress DEV SECONDS SEED\n"
 	      "       blkcheck verify DEV\n"
+	      "       blkcheck fsyncprobe DIR STOPFILE\n"
 	      "env:   BLKCHECK_BASE (sectors), BLKCHECK_SECTORS (stress),\n"
 	      "       BLKCHECK_STATE (stress state file)\n",
 	      stderr);
@@ -1548,6 +1637,8 @@ int main(int argc, char **argv)
 			     (u32)strtoul(argv[4], NULL, 0));
 	else if (!strcmp(cmd, "verify"))
 		check_verify(argv[2]);
+	else if (!strcmp(cmd, "fsyncprobe") && argc > 3)
+		fsync_probe(argv[2], argv[3]);
 	else
 		return print_usage();
 	return failures ? 1 : 0;

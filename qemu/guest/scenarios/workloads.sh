@@ -104,8 +104,14 @@ stop_sampler() {
 	SAMPLER=
 }
 
-# end_workload KIB: sync, mark the end, report the guest-side speed from t0
+# centiseconds as seconds with two decimals
+cs_seconds() { echo "$(($1 / 100)).$(($1 % 100 / 10))$(($1 % 10))"; }
+
+# end_workload KIB: sync, mark the end, report the guest-side speed from
+# t0: with the sync (guest_kbps, guest_seconds) and before it (what dd
+# itself reports: workload_kbps), and how long the sync took (sync_seconds)
 end_workload() {
+	ts=$(uptime_cs)
 	sync
 	stop_sampler
 	t1=$(uptime_cs)
@@ -113,8 +119,12 @@ end_workload() {
 	window_stats
 	cs=$((t1 - t0))
 	[ $cs -gt 0 ] || cs=1
-	kv guest_seconds=$((cs / 100)).$((cs % 100 / 10))$((cs % 10))
+	kv guest_seconds=$(cs_seconds $cs)
 	kv guest_kbps=$(($1 * 100 / cs))
+	cs=$((ts - t0))
+	[ $cs -gt 0 ] || cs=1
+	kv workload_kbps=$(($1 * 100 / cs))
+	kv sync_seconds=$(cs_seconds $((t1 - ts)))
 }
 
 fsck_clean() { # $1: test name
@@ -200,3 +210,37 @@ roundtrip() { # $1: fs type
 	window_stats
 	fsck_clean fsck
 }
+
+# fsync() latency while a stream runs: a 128 MiB dd into the file system
+# (buffered, so writeback keeps the card busy), and beside it a new 4 KiB
+# file written and fsync()ed every 250 ms (blkcheck fsyncprobe) until the
+# dd ends. The probe's files share the metadata AUs (inode table, bitmaps,
+# directory) that a write-holding scheduler may be holding.
+fsync_workload() { # $1: fs type
+	kib=131072
+	make_fs "$1" || return
+	mkdir -p /mnt/probe
+	rm -f /tmp/stream.done
+	kv fs=$1 stream_kib=$kib
+	marker 1
+	start_sampler
+	t0=$(uptime_cs)
+	(
+		/bin/dd.coreutils if=/dev/zero of=/mnt/stream bs=64K \
+			count=$((kib / 64)) status=none
+		echo $? >/tmp/stream.done
+	) &
+	stream=$!
+	# it prints its own RESULT and KV lines
+	/usr/local/bin/blkcheck fsyncprobe /mnt/probe /tmp/stream.done ||
+		FAILED=1
+	wait $stream
+	[ "$(cat /tmp/stream.done)" = 0 ] || fail stream "dd failed"
+	end_workload $((kib + $(du -sk /mnt/probe | cut -f1)))
+	stats_consistent stats_consistent
+	umount /mnt || fail umount "umount failed"
+	fsck_clean fsck
+}
+
+scenario_fsync() { fsync_workload ext2; }
+scenario_fsync4() { fsync_workload ext4; }

@@ -20,12 +20,12 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench demo check clean
+.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed demo check clean
 
 all: modules
 
 help:
-	@echo "make demo       the seed's workload on an emulated SD card, stock 6.1"
+	@echo "make demo       the seed's workload on a timed emulated SD card, stock vs ours"
 	@echo "make check      every test (what CI runs); last line: N passed, N failed"
 	@echo "make unit       host-only tests (seconds)"
 	@echo "make qemu-test  the QEMU scenarios (minutes)"
@@ -36,6 +36,7 @@ help:
 	@echo "make crash-test kill QEMU mid-write, reboot, check nothing fsynced was lost (~7 min)"
 	@echo "make soak       the same, 100 kill points per stack setting (~70 min)"
 	@echo "make bench      card-level benchmark, every scenario and elevator (40-75 minutes)"
+	@echo "make bench-timed  the bench on a timed card: guest MB/s, sync, fsync latency (65 min-2 h)"
 	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
 	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
 
@@ -92,6 +93,9 @@ soak: guest
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
 	@tests/check.sh unit lint qemu e500 crash removal blktests
+
+bench-timed: guest $(CARDTRACE)
+	@tests/bench-timed.sh
 
 bench: guest $(CARDTRACE)
 	@tests/bench.sh

@@ -35,6 +35,16 @@ table=$(awk -F'\t' -v cmd="$cmd" '
 		print ""
 		printf "Made on %s, Linux %s, one guest run per row, by `%s`; every scenario, stack and elevator: [results.tsv](Documentation/bench/results.tsv), how it is measured: [benchmarks.md](Documentation/benchmarks.md). The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](Documentation/card-cost-model.md)); the sequential limit is 12 MB/s.\n", d, k, cmd
 	}' "$tsv") || { echo "bench-readme: no seed rows in $tsv" >&2; exit 1; }
+# Rows on a timed card (CARD_PROFILE): the seed and fsync scenarios'
+# medians, per card.
+cards=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "card") c = i; next }
+	c && $c != "untimed" && !seen[$c]++ { print $c }' "$tsv")
+for card in $cards; do
+	timed=$("$top/tests/bench-summary.sh" "$tsv" "$card" |
+		awk -F' [|] ' 'NR <= 2 || $1 ~ /^[|] (seed|fsync)/')
+	cmd=$(cat "$(dirname "$tsv")/command-$card.txt" 2>/dev/null || echo "CARD_PROFILE=$card tests/bench.sh")
+	table+=$(printf '\n\nOn a timed card (profile `%s`: the cardtime nbdkit filter makes QEMU'"'"'s card take the time the model charges, so the guest MB/s is the card'"'"'s), medians and (min-max) over the runs, by `%s`:\n\n%s' "$card" "$cmd" "$timed")
+done
 awk -v table="$table" '
 	/^<!-- bench-table/ { print; print table; skip = 1; next }
 	/^<!-- \/bench-table -->/ { skip = 0 }

@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed demo check clean
+.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check clean
 
 all: modules
 
@@ -39,6 +39,7 @@ help:
 	@echo "make bench-timed  the bench on a timed card: guest MB/s, sync, fsync latency (65 min-2 h)"
 	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
 	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
+	@echo "make trixie-root  the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
 
 deps:
 	@qemu/deps.sh build qemu guest ppc plot
@@ -93,6 +94,9 @@ soak: guest
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
 	@tests/check.sh unit lint qemu e500 crash removal blktests
+
+trixie-root:
+	@qemu/trixie-root.sh qemu-system-ppc
 
 bench-timed: guest $(CARDTRACE)
 	@tests/bench-timed.sh

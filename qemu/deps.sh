@@ -26,6 +26,7 @@
 #   blktests qemu/blktests-archive.sh (tools blktests' check and block/00[3-5,12] run)
 #   cardtime qemu/cardtime (the nbdkit filter: nbdkit and its plugin
 #            headers) and its test.sh (qemu-io from qemu-utils)
+#   trixie   qemu/trixie-root.sh: debootstrap (the Debian 13 root)
 set -euo pipefail
 
 pkgs_build="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
@@ -37,6 +38,7 @@ pkgs_ppc="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio
 	e2fsprogs"
 pkgs_fuzz="clang libclang-rt-14-dev"
 pkgs_cardtime="nbdkit nbdkit-plugin-dev qemu-utils gcc libc6-dev make"
+pkgs_trixie="debootstrap"
 pkgs_blktests="bash coreutils diffutils findutils grep sed gawk util-linux bsdextrautils xfsprogs fio"
 
 want=()
@@ -44,7 +46,7 @@ for set in "${@:-build qemu guest}"; do
 	for s in $set; do
 		v="pkgs_$s"
 		[ "${!v+set}" = set ] || {
-			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests cardtime)" >&2
+			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests cardtime trixie)" >&2
 			exit 2
 		}
 		want+=(${!v})

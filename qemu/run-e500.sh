@@ -3,7 +3,11 @@
 # drivers built in, on QEMU's ppce500 machine with an SD card behind
 # sdhci-pci, and run the e500 boot test (tests/guest/e500-init.c).
 #
-# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS]
+# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS] [--esdhc]
+# --esdhc: the card on the machine's own Freescale eSDHC (device tree
+# node sdhc@2e000, "fsl,esdhc", big-endian registers) instead of
+# sdhci-pci: QEMU 10 from the Debian 13 root (qemu/trixie-root.sh), since
+# Debian 12's QEMU 7.2 has no eSDHC model.
 # DIR receives console.log and result.txt (the guest's "MMCC" lines and
 # one "KUNIT pass|fail CASE" line per built-in KUnit case); the card
 # image is checked with e2fsck on the host afterwards.
@@ -11,10 +15,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-out= limit=900
+out= limit=900 esdhc=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
+	--esdhc) esdhc=1 ;;
 	--timeout) limit=$2; shift ;;
 	*) echo "run-e500.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -24,6 +29,10 @@ done
 kernel=$top/build/kernel-ppc/vmlinux
 [ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/kernel.sh ppc)" >&2; exit 2; }
 "$here/deps.sh" ppc qemu
+if [ $esdhc = 1 ]; then
+	"$here/trixie-root.sh" qemu-system-ppc
+	troot=$top/build/trixie-root
+fi
 
 mkdir -p "$out"
 root=$out/initramfs.root
@@ -43,15 +52,33 @@ rm -f "$card"
 truncate -s 4G "$card"
 mke2fs -q -F -t ext2 -E nodiscard "$card" 1G
 
+qemu=(qemu-system-ppc) dir=$out ctl=(-device sdhci-pci)
+if [ $esdhc = 1 ]; then
+	# QEMU 10 runs in the Debian 13 root and sees the run's directory
+	# there; no NIC (the default one wants a ROM the root lacks)
+	mnt=$troot/run-e500
+	mkdir -p "$mnt"
+	mountpoint -q "$mnt" && umount "$mnt"
+	mount --bind "$out" "$mnt"
+	trap 'umount "$mnt" 2>/dev/null || true' EXIT
+	cp "$kernel" "$out/vmlinux"
+	qemu=(chroot "$troot" qemu-system-ppc) dir=/run-e500 ctl=(-nic none)
+fi
 set +e
-timeout --kill-after=10 "$limit" qemu-system-ppc -M ppce500 -cpu e500v2 \
-	-m 256 -nographic -no-reboot -kernel "$kernel" -initrd "$out/initrd.gz" \
+timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
+	-m 256 -nographic -no-reboot -kernel "$([ $esdhc = 1 ] && echo $dir/vmlinux || echo "$kernel")" \
+	-initrd "$dir/initrd.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=7" \
-	-device sdhci-pci \
-	-drive if=none,id=card0,file="$card",format=raw,cache=unsafe \
+	"${ctl[@]}" \
+	-drive if=none,id=card0,file="$dir/card.img",format=raw,cache=unsafe \
 	-device sd-card,drive=card0 </dev/null >"$out/console.log" 2>&1
 rc=$?
 set -e
+if [ $esdhc = 1 ]; then
+	umount "$mnt"
+	trap - EXIT
+	rm -f "$out/vmlinux"
+fi
 
 # Guest lines, and each KUnit case line ("    ok N name", printk time
 # stamp removed) as "KUNIT pass|fail name".

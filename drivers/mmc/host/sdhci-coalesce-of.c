@@ -6,6 +6,7 @@
  * clock through esdhc-clk.  Documentation/esdhc-binding.md lists the
  * properties this file reads.
  */
+#include <linux/bitfield.h>
 #include <linux/clk.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
@@ -248,12 +249,17 @@ static const struct sdhci_ops esdhc_of_ops = {
 
 /*
  * The base clock: "clock-frequency" (U-Boot writes the platform clock / 2
- * there on e500), else the first "clocks" entry.
+ * there on e500), else the first "clocks" entry, else the base clock
+ * field of the capabilities register, which is what the SDHCI library
+ * itself falls back to (sdhci_setup_host()) and why stock
+ * sdhci-of-esdhc probes a node with neither property, e.g. the device
+ * tree QEMU 10 builds for ppce500 without firmware.
  */
 static int esdhc_of_base_clock(struct platform_device *pdev,
 			       struct esdhc_of_host *p)
 {
 	struct clk *clk;
+	u32 caps, mhz;
 
 	if (!of_property_read_u32(pdev->dev.of_node, "clock-frequency",
 				  &p->base_hz) && p->base_hz)
@@ -264,9 +270,18 @@ static int esdhc_of_base_clock(struct platform_device *pdev,
 	if (IS_ERR(clk))
 		return dev_err_probe(&pdev->dev, PTR_ERR(clk), "base clock\n");
 	p->base_hz = clk_get_rate(clk);
-	if (!p->base_hz)
+	if (p->base_hz)
+		return 0;
+
+	caps = esdhc_io_readl(&p->io, SDHCI_CAPABILITIES);
+	mhz = FIELD_GET(SDHCI_CLOCK_BASE_MASK, caps);
+	if (!mhz)
 		return dev_err_probe(&pdev->dev, -EINVAL,
-				     "no clock-frequency and no clocks\n");
+				     "no clock-frequency, no clocks and no base clock in the capabilities\n");
+	p->base_hz = mhz * 1000000;
+	dev_info(&pdev->dev,
+		 "no clock-frequency or clocks: base clock %u MHz from the capabilities\n",
+		 mhz);
 	return 0;
 }
 

@@ -207,7 +207,11 @@ awk -F'\t' '
 		if (!(s in sa) || $c["switches_per_au"] + 0 < sa[s]) sa[s] = $c["switches_per_au"]
 		next
 	}
-	{ oc[s] = $c["write_cmds"]; os[s] = $c["small_writes"]; oa[s] = $c["switches_per_au"]; order[++n] = s }
+	{
+		# repeated rows: the last run of ours
+		if (!(s in oc)) order[++n] = s
+		oc[s] = $c["write_cmds"]; os[s] = $c["small_writes"]; oa[s] = $c["switches_per_au"]
+	}
 	function v(o, st) { return sprintf("%s / %s (%s)", o, st, o + 0 <= st + 0 ? "met" : "missed") }
 	END {
 		for (i = 1; i <= n; i++) {

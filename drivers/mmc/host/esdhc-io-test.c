@@ -8,10 +8,12 @@
  * raw bytes hold on little-endian x86 and on big-endian e500 alike.
  */
 #include <kunit/test.h>
+#include <linux/mmc/mmc.h>
 #include <linux/module.h>
 
 #include "sdhci.h"
 #include "esdhc-io.h"
+#include "esdhc-errata.h"
 
 /* SDHCI error interrupt status: the upper half of the status word */
 #define ERR_INT_STATUS	(SDHCI_INT_STATUS + 2)
@@ -415,7 +417,128 @@ static struct kunit_suite esdhc_io_suite = {
 	.test_cases = esdhc_io_cases,
 };
 
-kunit_test_suite(esdhc_io_suite);
+/* ---- errata sequences (esdhc-errata.c) on the same fake ---------------- */
+
+#define TEST_IER	(SDHCI_INT_RESPONSE | SDHCI_INT_DATA_END | \
+			 SDHCI_INT_DMA_END | SDHCI_INT_CARD_INT)
+
+/*
+ * Vendor 2.2: the data width and both interrupt enable words come back
+ * after a data reset.  The test plays the hardware's clearing between the
+ * save and the restore; the other PROCTL bits are left as they are.
+ */
+static void esdhc_errata_reset_restores_v22(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	struct esdhc_reset_saved s;
+
+	fake_set(f, ESDHC_PROCTL, ESDHC_PROCTL_DTW_4 | ESDHC_PROCTL_LCTL);
+	esdhc_errata_reset_save(&f->io, SDHCI_RESET_DATA, ESDHC_VENDOR_V22,
+				&s);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+
+	/* what RSTD does to these words on such a part */
+	fake_set(f, ESDHC_PROCTL, ESDHC_PROCTL_LCTL);
+	fake_set(f, SDHCI_INT_ENABLE, 0);
+	fake_set(f, SDHCI_SIGNAL_ENABLE, 0);
+
+	esdhc_errata_reset_restore(&f->io, &s, TEST_IER);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
+			ESDHC_PROCTL_DTW_4 | ESDHC_PROCTL_LCTL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_INT_ENABLE), TEST_IER);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_SIGNAL_ENABLE), TEST_IER);
+	KUNIT_EXPECT_EQ(test, f->writes, 3U);
+
+	/*
+	 * An older part (vendor 0, as QEMU reports) and the command + data
+	 * reset of an error; a full reset (RESET_ALL) is followed by the
+	 * library's own re-initialisation and is not bracketed.
+	 */
+	fake_set(f, ESDHC_PROCTL, ESDHC_PROCTL_DTW_8);
+	esdhc_errata_reset_save(&f->io, SDHCI_RESET_CMD | SDHCI_RESET_DATA,
+				0, &s);
+	fake_set(f, ESDHC_PROCTL, 0);
+	esdhc_errata_reset_restore(&f->io, &s, TEST_IER);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL), ESDHC_PROCTL_DTW_8);
+}
+
+/* 2.3 and later keep them; a command or full reset is not bracketed. */
+static void esdhc_errata_reset_untouched(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	struct esdhc_reset_saved s;
+
+	fake_set(f, ESDHC_PROCTL, ESDHC_PROCTL_DTW_4);
+	esdhc_errata_reset_save(&f->io, SDHCI_RESET_DATA, ESDHC_VENDOR_V23,
+				&s);
+	KUNIT_EXPECT_FALSE(test, s.restore);
+	esdhc_errata_reset_restore(&f->io, &s, TEST_IER);
+	esdhc_errata_reset_save(&f->io, SDHCI_RESET_CMD, ESDHC_VENDOR_V22, &s);
+	KUNIT_EXPECT_FALSE(test, s.restore);
+	esdhc_errata_reset_restore(&f->io, &s, TEST_IER);
+	esdhc_errata_reset_save(&f->io, SDHCI_RESET_ALL, ESDHC_VENDOR_V22, &s);
+	KUNIT_EXPECT_FALSE(test, s.restore);
+	esdhc_errata_reset_restore(&f->io, &s, TEST_IER);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+}
+
+/* The command in XFERTYP's upper half, the block count in BLKATTR's. */
+static void fake_set_xfer(struct fake_esdhc *f, unsigned int opcode,
+			  u16 blocks)
+{
+	u16 flags = SDHCI_CMD_RESP_SHORT | SDHCI_CMD_DATA;
+
+	fake_set(f, ESDHC_XFERTYP, (u32)SDHCI_MAKE_CMD(opcode, flags) << 16);
+	fake_set(f, SDHCI_BLOCK_SIZE, ((u32)blocks << 16) | 512);
+}
+
+/*
+ * P2020's early transfer complete: during CMD25 with blocks still to go
+ * it is acknowledged (a write of 1 to IRQSTAT) and taken out of the mask;
+ * the final one, other commands and other bits pass untouched.
+ */
+static void esdhc_errata_early_data_end_cmd25(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	u32 both = SDHCI_INT_DATA_END | SDHCI_INT_DMA_END;
+
+	fake_set_xfer(f, MMC_WRITE_MULTIPLE_BLOCK, 3);
+	fake_set(f, ESDHC_IRQSTAT, both);
+	KUNIT_EXPECT_EQ(test, esdhc_errata_early_data_end(&f->io, both),
+			(u32)SDHCI_INT_DMA_END);
+	KUNIT_EXPECT_EQ(test, f->writes, 1U);
+	KUNIT_EXPECT_EQ(test, f->last_off, (unsigned int)ESDHC_IRQSTAT);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT),
+			(u32)SDHCI_INT_DMA_END);
+
+	/* no DATA_END in the mask: nothing read or written */
+	KUNIT_EXPECT_EQ(test, esdhc_errata_early_data_end(&f->io,
+							  SDHCI_INT_DMA_END),
+			(u32)SDHCI_INT_DMA_END);
+
+	/* the real end of the write */
+	fake_set_xfer(f, MMC_WRITE_MULTIPLE_BLOCK, 0);
+	KUNIT_EXPECT_EQ(test, esdhc_errata_early_data_end(&f->io, both), both);
+
+	/* a multi-block read is not affected */
+	fake_set_xfer(f, MMC_READ_MULTIPLE_BLOCK, 3);
+	KUNIT_EXPECT_EQ(test, esdhc_errata_early_data_end(&f->io, both), both);
+	KUNIT_EXPECT_EQ(test, f->writes, 1U);
+}
+
+static struct kunit_case esdhc_errata_cases[] = {
+	KUNIT_CASE(esdhc_errata_reset_restores_v22),
+	KUNIT_CASE(esdhc_errata_reset_untouched),
+	KUNIT_CASE(esdhc_errata_early_data_end_cmd25),
+	{ }
+};
+
+static struct kunit_suite esdhc_errata_suite = {
+	.name = "sdhci_coalesce_esdhc_errata",
+	.test_cases = esdhc_errata_cases,
+};
+
+kunit_test_suites(&esdhc_io_suite, &esdhc_errata_suite);
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests for the sdhci-coalesce eSDHC layers");

@@ -8,6 +8,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/clk.h>
+#include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
 #include <linux/mmc/host.h>
@@ -20,6 +21,7 @@
 
 #include "sdhci.h"
 #include "esdhc-clk.h"
+#include "esdhc-errata.h"
 #include "esdhc-io.h"
 #include "sdhci-coalesce.h"
 
@@ -49,6 +51,13 @@
 /* esdhc_of_data.flags */
 /* The card detect signal is wired and reliable: no polling. */
 #define ESDHC_OF_CD_WORKS	BIT(0)
+/* P2020: wait before a data reset while DMA may still run. */
+#define ESDHC_OF_DMA_RESET_DELAY	BIT(1)
+/* P2020: transfer complete can come early during CMD25. */
+#define ESDHC_OF_EARLY_DATA_END	BIT(2)
+
+/* How long P2020's DMA may still run when a data reset comes (ms). */
+#define ESDHC_OF_DMA_RESET_DELAY_MS	5
 
 /**
  * struct esdhc_of_data - per-compatible differences
@@ -69,12 +78,14 @@ struct esdhc_of_data {
  * @io: SDHCI view of the registers
  * @base: the registers
  * @base_hz: eSDHC base clock
+ * @flags: ESDHC_OF_* of the matched compatible
  * @vendor_ver: HOSTVER vendor version, 0x12 meaning 2.2
  */
 struct esdhc_of_host {
 	struct esdhc_io io;
 	void __iomem *base;
 	unsigned int base_hz;
+	unsigned int flags;
 	u8 vendor_ver;
 };
 
@@ -231,6 +242,34 @@ static int esdhc_of_enable_dma(struct sdhci_host *host)
 	return 0;
 }
 
+/*
+ * sdhci_reset() with the errata around it (esdhc-errata.c): P2020's DMA
+ * may still be moving data when the data reset after a request comes; the
+ * 5 ms busy wait runs under host->lock with interrupts off, as stock
+ * sdhci-of-esdhc does it, because the library calls reset from there.
+ */
+static void esdhc_of_reset(struct sdhci_host *host, u8 mask)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	struct esdhc_reset_saved saved;
+
+	if ((p->flags & ESDHC_OF_DMA_RESET_DELAY) &&
+	    (mask & SDHCI_RESET_DATA) && (host->flags & SDHCI_REQ_USE_DMA))
+		mdelay(ESDHC_OF_DMA_RESET_DELAY_MS);
+	esdhc_errata_reset_save(&p->io, mask, p->vendor_ver, &saved);
+	sdhci_reset(host, mask);
+	esdhc_errata_reset_restore(&p->io, &saved, host->ier);
+}
+
+static u32 esdhc_of_irq(struct sdhci_host *host, u32 intmask)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+
+	if (!(p->flags & ESDHC_OF_EARLY_DATA_END))
+		return intmask;
+	return esdhc_errata_early_data_end(&p->io, intmask);
+}
+
 static const struct sdhci_ops esdhc_of_ops = {
 	.read_l			= esdhc_of_readl,
 	.read_w			= esdhc_of_readw,
@@ -243,7 +282,8 @@ static const struct sdhci_ops esdhc_of_ops = {
 	.get_max_clock		= esdhc_of_get_max_clock,
 	.get_min_clock		= esdhc_of_get_min_clock,
 	.set_bus_width		= sdhci_set_bus_width,
-	.reset			= sdhci_reset,
+	.reset			= esdhc_of_reset,
+	.irq			= esdhc_of_irq,
 	.set_uhs_signaling	= sdhci_set_uhs_signaling,
 };
 
@@ -370,6 +410,7 @@ static int esdhc_of_probe(struct platform_device *pdev)
 		p->io.write32 = esdhc_of_write32_be;
 	}
 	p->io.flags = data->io_flags;
+	p->flags = data->flags;
 	p->vendor_ver = esdhc_io_readw(&p->io, SDHCI_HOST_VERSION) >>
 			SDHCI_VENDOR_VER_SHIFT;
 
@@ -456,13 +497,15 @@ static const struct esdhc_of_data esdhc_of_timeout = {
 /*
  * P2020: broken timeout value as above, a controller that has to be reset
  * after each request to come back cleanly, a host control byte whose
- * only usable field is the data width, and an unreliable data line active
- * bit.
+ * only usable field is the data width, an unreliable data line active
+ * bit, DMA that may still run when that reset comes, and an early
+ * transfer complete during multi-block writes.
  */
 static const struct esdhc_of_data esdhc_of_p2020 = {
 	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL |
 		  SDHCI_QUIRK_RESET_AFTER_REQUEST,
 	.io_flags = ESDHC_IO_HOSTCTL_WIDTH_ONLY | ESDHC_IO_IGNORE_DATA_INHIBIT,
+	.flags = ESDHC_OF_DMA_RESET_DELAY | ESDHC_OF_EARLY_DATA_END,
 };
 
 /* P2020 rev 1.0: DMA is unusable, PIO only. */
@@ -471,6 +514,7 @@ static const struct esdhc_of_data esdhc_of_p2020_rev1 = {
 		  SDHCI_QUIRK_RESET_AFTER_REQUEST | SDHCI_QUIRK_BROKEN_DMA |
 		  SDHCI_QUIRK_BROKEN_ADMA,
 	.io_flags = ESDHC_IO_HOSTCTL_WIDTH_ONLY | ESDHC_IO_IGNORE_DATA_INHIBIT,
+	.flags = ESDHC_OF_EARLY_DATA_END,
 };
 
 static const struct of_device_id esdhc_of_match[] = {

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eSDHC errata register sequences, see esdhc-errata.h.  The facts come
+ * from 6.1's sdhci-of-esdhc.c, which learnt them on the same parts:
+ * esdhc_reset() for the data reset of vendor 2.2 and older, esdhc_irq()
+ * for P2020's early DATA_END.
+ */
+#include <linux/export.h>
+#include <linux/mmc/mmc.h>
+#include <kunit/visibility.h>
+
+#include "sdhci.h"
+#include "esdhc-io.h"
+#include "esdhc-errata.h"
+
+/*
+ * On vendor version 2.2 and older a data reset (SYSCTL RSTD) also clears
+ * the data width in PROCTL and the interrupt enables.  The SDHCI library
+ * sets the width only in set_ios and the enables only when a data request
+ * starts, so without this the card would be driven 1-bit after the next
+ * data reset and a command-only request (CMD13) would never see its
+ * interrupt.  On P2020, whose data reset follows every request
+ * (SDHCI_QUIRK_RESET_AFTER_REQUEST), that is every request.
+ */
+void esdhc_errata_reset_save(struct esdhc_io *io, u8 mask, u8 vendor_ver,
+			     struct esdhc_reset_saved *s)
+{
+	s->restore = (mask & SDHCI_RESET_DATA) &&
+		     vendor_ver <= ESDHC_VENDOR_V22;
+	s->dtw = s->restore ?
+		 io->read32(io->ctx, ESDHC_PROCTL) & ESDHC_PROCTL_DTW : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_reset_save);
+
+void esdhc_errata_reset_restore(struct esdhc_io *io,
+				const struct esdhc_reset_saved *s, u32 ier)
+{
+	u32 proctl;
+
+	if (!s->restore)
+		return;
+	proctl = io->read32(io->ctx, ESDHC_PROCTL);
+	io->write32(io->ctx, ESDHC_PROCTL,
+		    (proctl & ~ESDHC_PROCTL_DTW) | s->dtw);
+	/* IRQSTATEN and IRQSIGEN sit where SDHCI has them. */
+	io->write32(io->ctx, SDHCI_INT_ENABLE, ier);
+	io->write32(io->ctx, SDHCI_SIGNAL_ENABLE, ier);
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_reset_restore);
+
+/*
+ * P2020 may raise transfer complete (DATA_END) during a multi-block write
+ * (CMD25) while blocks are still to go.  Taken at face value the library
+ * would finish the request, report the write complete and unmap its
+ * buffers under a running DMA.  While the block count is not zero it is
+ * acknowledged and dropped; the real one follows at the end.
+ */
+u32 esdhc_errata_early_data_end(struct esdhc_io *io, u32 intmask)
+{
+	u16 cmd, blocks;
+
+	if (!(intmask & SDHCI_INT_DATA_END))
+		return intmask;
+	cmd = SDHCI_GET_CMD(esdhc_io_readw(io, SDHCI_COMMAND));
+	blocks = esdhc_io_readw(io, SDHCI_BLOCK_COUNT);
+	if (cmd != MMC_WRITE_MULTIPLE_BLOCK || !blocks)
+		return intmask;
+	esdhc_io_writel(io, SDHCI_INT_DATA_END, SDHCI_INT_STATUS);
+	return intmask & ~SDHCI_INT_DATA_END;
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_early_data_end);

@@ -3,7 +3,8 @@
  * eSDHC errata register sequences, see esdhc-errata.h.  The facts come
  * from 6.1's sdhci-of-esdhc.c, which learnt them on the same parts:
  * esdhc_reset() for the data reset of vendor 2.2 and older, esdhc_irq()
- * for P2020's early DATA_END.
+ * for P2020's early DATA_END, esdhc_of_suspend()/esdhc_of_resume() for
+ * PROCTL across a suspend.
  */
 #include <linux/export.h>
 #include <linux/mmc/mmc.h>
@@ -69,3 +70,24 @@ u32 esdhc_errata_early_data_end(struct esdhc_io *io, u32 intmask)
 	return intmask & ~SDHCI_INT_DATA_END;
 }
 EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_early_data_end);
+
+/*
+ * PROCTL across a suspend: the controller may lose power, and the full
+ * reset on resume leaves PROCTL at its defaults, among them the DMA
+ * endian mode (EMODE) and DMA select, which the SDHCI library never
+ * writes (it knows neither field) and the data width, which it writes
+ * only on the next set_ios.  The whole word is saved and written back
+ * after the library's resume, as stock does (per host here, not in one
+ * static for every controller).
+ */
+u32 esdhc_errata_suspend_save(struct esdhc_io *io)
+{
+	return io->read32(io->ctx, ESDHC_PROCTL);
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_suspend_save);
+
+void esdhc_errata_resume_restore(struct esdhc_io *io, u32 proctl)
+{
+	io->write32(io->ctx, ESDHC_PROCTL, proctl);
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_resume_restore);

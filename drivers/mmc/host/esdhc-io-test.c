@@ -526,10 +526,33 @@ static void esdhc_errata_early_data_end_cmd25(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->writes, 1U);
 }
 
+/*
+ * Suspend and resume: PROCTL (width, endian mode, DMA select) read once at
+ * suspend and written back whole after the resume's full reset.
+ */
+static void esdhc_errata_resume_proctl(struct kunit *test)
+{
+	struct fake_esdhc *f = fake_new(test, 0);
+	u32 proctl = ESDHC_PROCTL_DTW_4 | (2 << 4) |
+		     (2 << ESDHC_PROCTL_DMAS_SHIFT);
+	u32 saved;
+
+	fake_set(f, ESDHC_PROCTL, proctl);
+	saved = esdhc_errata_suspend_save(&f->io);
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+	/* the reset on resume: PROCTL back to its default */
+	fake_set(f, ESDHC_PROCTL, 0x20);
+	esdhc_errata_resume_restore(&f->io, saved);
+	KUNIT_EXPECT_EQ(test, f->writes, 1U);
+	KUNIT_EXPECT_EQ(test, f->last_off, (unsigned int)ESDHC_PROCTL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL), proctl);
+}
+
 static struct kunit_case esdhc_errata_cases[] = {
 	KUNIT_CASE(esdhc_errata_reset_restores_v22),
 	KUNIT_CASE(esdhc_errata_reset_untouched),
 	KUNIT_CASE(esdhc_errata_early_data_end_cmd25),
+	KUNIT_CASE(esdhc_errata_resume_proctl),
 	{ }
 };
 

@@ -79,6 +79,7 @@ struct esdhc_of_data {
  * @base: the registers
  * @base_hz: eSDHC base clock
  * @flags: ESDHC_OF_* of the matched compatible
+ * @proctl: PROCTL saved at suspend
  * @vendor_ver: HOSTVER vendor version, 0x12 meaning 2.2
  */
 struct esdhc_of_host {
@@ -86,6 +87,7 @@ struct esdhc_of_host {
 	void __iomem *base;
 	unsigned int base_hz;
 	unsigned int flags;
+	u32 proctl;
 	u8 vendor_ver;
 };
 
@@ -462,7 +464,11 @@ static int esdhc_of_remove(struct platform_device *pdev)
 #ifdef CONFIG_PM_SLEEP
 static int esdhc_of_suspend(struct device *dev)
 {
-	return sdhci_suspend_host(dev_get_drvdata(dev));
+	struct sdhci_host *host = dev_get_drvdata(dev);
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+
+	p->proctl = esdhc_errata_suspend_save(&p->io);
+	return sdhci_suspend_host(host);
 }
 
 static int esdhc_of_resume(struct device *dev)
@@ -473,9 +479,14 @@ static int esdhc_of_resume(struct device *dev)
 	 * loader may have run in between.
 	 */
 	struct sdhci_host *host = dev_get_drvdata(dev);
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	int ret;
 
-	esdhc_of_select_platform_clock(esdhc_of_priv(host));
-	return sdhci_resume_host(host);
+	esdhc_of_select_platform_clock(p);
+	ret = sdhci_resume_host(host);
+	if (!ret)
+		esdhc_errata_resume_restore(&p->io, p->proctl);
+	return ret;
 }
 #endif
 

@@ -6,6 +6,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mmc/host.h>
 #include <linux/string.h>
 
 #include "esdhc-clk.h"
@@ -148,11 +149,37 @@ static void esdhc_clk_gates(struct kunit *test)
 			0U);
 }
 
+/* P1010's ceilings apply per timing and never raise a slower clock. */
+static void esdhc_clk_caps_p1010_table(struct kunit *test)
+{
+	const struct esdhc_clk_caps *c = &esdhc_clk_caps_p1010;
+
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(25000000, MMC_TIMING_LEGACY, true,
+					    c), 20000000U);
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(26000000, MMC_TIMING_LEGACY,
+					    false, c), 20000000U);
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(50000000, MMC_TIMING_SD_HS, true,
+					    c), 40000000U);
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(52000000, MMC_TIMING_MMC_HS,
+					    false, c), 42000000U);
+	/* card identification at 400 kHz and other slow clocks pass */
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(400000, MMC_TIMING_LEGACY, false,
+					    c), 400000U);
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(40000000, MMC_TIMING_SD_HS, true,
+					    c), 40000000U);
+	/* a timing without a ceiling, and a part without any */
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(100000000, MMC_TIMING_UHS_SDR50,
+					    true, c), 100000000U);
+	KUNIT_EXPECT_EQ(test, esdhc_clk_cap(50000000, MMC_TIMING_SD_HS, true,
+					    NULL), 50000000U);
+}
+
 static struct kunit_case esdhc_clk_cases[] = {
 	KUNIT_CASE_PARAM(esdhc_clk_pick_table, clk_pick_gen_params),
 	KUNIT_CASE(esdhc_clk_pick_optimal),
 	KUNIT_CASE(esdhc_clk_sysctl_fields),
 	KUNIT_CASE(esdhc_clk_gates),
+	KUNIT_CASE(esdhc_clk_caps_p1010_table),
 	{ }
 };
 

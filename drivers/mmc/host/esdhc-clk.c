@@ -6,6 +6,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/log2.h>
+#include <linux/mmc/host.h>
 #include <kunit/visibility.h>
 
 #include "esdhc-clk.h"
@@ -101,3 +102,47 @@ u32 esdhc_clk_gate_bits(bool has_only_sdclken)
 	       ESDHC_SYSCTL_HCKEN | ESDHC_SYSCTL_IPGEN;
 }
 EXPORT_SYMBOL_IF_KUNIT(esdhc_clk_gate_bits);
+
+/*
+ * P1010 (and P1014): its eSDHC does not run reliably at the SD clocks
+ * the spec allows; these are the ceilings 6.1's sdhci-of-esdhc.c applies
+ * to it (p1010_esdhc_clk).
+ */
+const struct esdhc_clk_caps esdhc_clk_caps_p1010 = {
+	.sd_default	= 20000000,
+	.legacy		= 20000000,
+	.mmc_hs		= 42000000,
+	.sd_hs		= 40000000,
+};
+EXPORT_SYMBOL_IF_KUNIT(esdhc_clk_caps_p1010);
+
+/**
+ * esdhc_clk_cap - the SD clock to ask for, after a part's ceilings
+ * @clock: what the MMC core asks for, in Hz
+ * @timing: MMC_TIMING_* of the bus
+ * @sd_card: the card is an SD card
+ * @caps: the part's ceilings, or NULL for none
+ *
+ * Return: @clock, or the ceiling for @timing when that is lower.
+ */
+unsigned int esdhc_clk_cap(unsigned int clock, unsigned char timing,
+			   bool sd_card, const struct esdhc_clk_caps *caps)
+{
+	unsigned int cap = 0;
+
+	if (!caps)
+		return clock;
+	switch (timing) {
+	case MMC_TIMING_LEGACY:
+		cap = sd_card ? caps->sd_default : caps->legacy;
+		break;
+	case MMC_TIMING_MMC_HS:
+		cap = caps->mmc_hs;
+		break;
+	case MMC_TIMING_SD_HS:
+		cap = caps->sd_hs;
+		break;
+	}
+	return cap && clock > cap ? cap : clock;
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_clk_cap);

@@ -27,6 +27,25 @@ struct esdhc_clk_div {
 	unsigned int hz;
 };
 
+/**
+ * struct esdhc_clk_caps - a part's SD clock ceilings by bus timing, in Hz
+ * @sd_default: an SD card at default speed (MMC_TIMING_LEGACY)
+ * @legacy: any other card at MMC_TIMING_LEGACY
+ * @mmc_hs: MMC high speed (MMC_TIMING_MMC_HS)
+ * @sd_hs: SD high speed (MMC_TIMING_SD_HS)
+ * 0 means no ceiling for that timing.
+ */
+struct esdhc_clk_caps {
+	unsigned int sd_default;
+	unsigned int legacy;
+	unsigned int mmc_hs;
+	unsigned int sd_hs;
+};
+
+extern const struct esdhc_clk_caps esdhc_clk_caps_p1010;
+
+unsigned int esdhc_clk_cap(unsigned int clock, unsigned char timing,
+			   bool sd_card, const struct esdhc_clk_caps *caps);
 int esdhc_clk_pick(unsigned int base_hz, unsigned int target_hz,
 		   unsigned int min_prescaler, struct esdhc_clk_div *div);
 u32 esdhc_clk_sysctl(u32 sysctl, const struct esdhc_clk_div *div);

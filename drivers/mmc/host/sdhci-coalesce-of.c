@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
+#include <linux/mmc/card.h>
 #include <linux/mmc/host.h>
 #include <linux/module.h>
 #include <linux/of.h>
@@ -65,12 +66,14 @@
  * @quirks2: SDHCI_QUIRK2_*
  * @io_flags: ESDHC_IO_* for the register access layer
  * @flags: ESDHC_OF_*
+ * @clk_caps: SD clock ceilings of the part, NULL for none
  */
 struct esdhc_of_data {
 	u32 quirks;
 	u32 quirks2;
 	unsigned int io_flags;
 	unsigned int flags;
+	const struct esdhc_clk_caps *clk_caps;
 };
 
 /**
@@ -79,6 +82,7 @@ struct esdhc_of_data {
  * @base: the registers
  * @base_hz: eSDHC base clock
  * @flags: ESDHC_OF_* of the matched compatible
+ * @clk_caps: SD clock ceilings of the part, NULL for none
  * @proctl: PROCTL saved at suspend
  * @vendor_ver: HOSTVER vendor version, 0x12 meaning 2.2
  */
@@ -87,6 +91,7 @@ struct esdhc_of_host {
 	void __iomem *base;
 	unsigned int base_hz;
 	unsigned int flags;
+	const struct esdhc_clk_caps *clk_caps;
 	u32 proctl;
 	u8 vendor_ver;
 };
@@ -185,6 +190,10 @@ static void esdhc_of_set_clock(struct sdhci_host *host, unsigned int clock)
 	host->mmc->actual_clock = 0;
 	if (!clock)
 		return;
+
+	clock = esdhc_clk_cap(clock, host->mmc->ios.timing,
+			      host->mmc->card && mmc_card_sd(host->mmc->card),
+			      p->clk_caps);
 
 	/* Up to 2.2 the prescaler cannot be bypassed (SDCLKFS 0 is /2). */
 	ret = esdhc_clk_pick(p->base_hz, clock, esdhc_of_is_v23(p) ? 1 : 2,
@@ -413,6 +422,7 @@ static int esdhc_of_probe(struct platform_device *pdev)
 	}
 	p->io.flags = data->io_flags;
 	p->flags = data->flags;
+	p->clk_caps = data->clk_caps;
 	p->vendor_ver = esdhc_io_readw(&p->io, SDHCI_HOST_VERSION) >>
 			SDHCI_VENDOR_VER_SHIFT;
 
@@ -505,6 +515,12 @@ static const struct esdhc_of_data esdhc_of_timeout = {
 	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL,
 };
 
+/* P1010: broken timeout value, and SD clock ceilings (esdhc-clk.c). */
+static const struct esdhc_of_data esdhc_of_p1010 = {
+	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL,
+	.clk_caps = &esdhc_clk_caps_p1010,
+};
+
 /*
  * P2020: broken timeout value as above, a controller that has to be reset
  * after each request to come back cleanly, a host control byte whose
@@ -532,7 +548,7 @@ static const struct of_device_id esdhc_of_match[] = {
 	{ .compatible = "fsl,p2020-rev1-esdhc", .data = &esdhc_of_p2020_rev1 },
 	{ .compatible = "fsl,p2020-esdhc", .data = &esdhc_of_p2020 },
 	{ .compatible = "fsl,mpc8536-esdhc", .data = &esdhc_of_timeout },
-	{ .compatible = "fsl,p1010-esdhc", .data = &esdhc_of_timeout },
+	{ .compatible = "fsl,p1010-esdhc", .data = &esdhc_of_p1010 },
 	{ .compatible = "fsl,p1020-esdhc", .data = &esdhc_of_cd },
 	{ .compatible = "fsl,p1022-esdhc", .data = &esdhc_of_generic },
 	{ .compatible = "fsl,c293-esdhc", .data = &esdhc_of_generic },

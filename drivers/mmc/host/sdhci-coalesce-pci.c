@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PCI glue: a standard SDHCI function (PCI class 08 05, interface 00 or
- * 01), as QEMU's sdhci-pci emulates it.  Nothing vendor specific is done
- * here; hardware that needs vendor fixes belongs to the stock sdhci-pci,
- * which matches the same devices, so only one of the two may be loaded.
+ * PCI glue, for QEMU only: its sdhci-pci device (1b36:0007), a standard
+ * SDHCI function.  It exists so that the host driver runs under
+ * emulation on x86_64 guests (the bench, the tests) and on ppce500 with
+ * QEMU 7.2, which has no eSDHC model.  No real PCI SD controller is
+ * matched: they need the vendor fixes of the stock sdhci-pci.
  *
  * What differs from the stock generic path is the segment sizing (see
  * sdhci-coalesce-xfer.c): 512 KiB requests out of short segments when
@@ -110,11 +111,8 @@ static SIMPLE_DEV_PM_OPS(sdhci_coalesce_pci_pm, sdhci_coalesce_pci_suspend,
 			 sdhci_coalesce_pci_resume);
 
 static const struct pci_device_id sdhci_coalesce_pci_ids[] = {
-	/* QEMU's sdhci-pci */
+	/* QEMU's sdhci-pci (hw/sd/sdhci-pci.c) */
 	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT, 0x0007) },
-	/* standard SDHCI, with and without DMA */
-	{ PCI_DEVICE_CLASS(PCI_CLASS_SYSTEM_SDHCI << 8, ~0) },
-	{ PCI_DEVICE_CLASS((PCI_CLASS_SYSTEM_SDHCI << 8) | 0x01, ~0) },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, sdhci_coalesce_pci_ids);

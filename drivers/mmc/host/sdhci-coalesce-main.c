@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sdhci-coalesce module: registers the bus glue that this kernel has.
- * The PCI glue serves QEMU's sdhci-pci (and other standard SDHCI PCI
- * functions), the OF glue the eSDHC of e500 device trees.
+ * The PCI glue serves QEMU's sdhci-pci, the OF glue the eSDHC of e500
+ * device trees.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -40,5 +40,5 @@ static void __exit sdhci_coalesce_exit(void)
 }
 module_exit(sdhci_coalesce_exit);
 
-MODULE_DESCRIPTION("SDHCI glue for e500 eSDHC and standard SDHCI PCI");
+MODULE_DESCRIPTION("SDHCI glue for the e500 eSDHC and QEMU's sdhci-pci");
 MODULE_LICENSE("GPL");

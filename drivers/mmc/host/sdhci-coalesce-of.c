@@ -446,7 +446,7 @@ static int esdhc_of_probe(struct platform_device *pdev)
 		goto err_free;
 
 	platform_set_drvdata(pdev, host);
-	ret = sdhci_coalesce_add_host(host);
+	ret = sdhci_add_host(host);
 	if (ret)
 		goto err_free;
 

@@ -5,12 +5,9 @@
  * emulation on x86_64 guests (the bench, the tests) and on ppce500 with
  * QEMU 7.2, which has no eSDHC model.  No real PCI SD controller is
  * matched: they need the vendor fixes of the stock sdhci-pci.
- *
- * What differs from the stock generic path is the segment sizing (see
- * sdhci-coalesce-xfer.c): 512 KiB requests out of short segments when
- * ADMA2 is available.  The SDHCI library picks ADMA2 with 64-bit descriptors
- * when the capabilities offer 64-bit DMA, 32-bit ADMA2 otherwise, and
- * uses CMD23 whenever the card reports it.
+ * The SDHCI library picks ADMA2 with 64-bit descriptors when the
+ * capabilities offer 64-bit DMA, 32-bit ADMA2 otherwise, and uses CMD23
+ * whenever the card reports it.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -77,7 +74,7 @@ static int sdhci_coalesce_pci_probe(struct pci_dev *pdev,
 	host->mmc->slotno = 0;
 	pci_set_drvdata(pdev, host);
 
-	ret = sdhci_coalesce_add_host(host);
+	ret = sdhci_add_host(host);
 	if (ret) {
 		sdhci_free_host(host);
 		return ret;

@@ -3,11 +3,14 @@
 # drivers built in, on QEMU's ppce500 machine with an SD card behind
 # sdhci-pci, and run the e500 boot test (tests/guest/e500-init.c).
 #
-# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS] [--esdhc]
+# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS] [--esdhc [--esdhc-clock HZ]]
 # --esdhc: the card on the machine's own Freescale eSDHC (device tree
 # node sdhc@2e000, "fsl,esdhc", big-endian registers) instead of
 # sdhci-pci: QEMU 10 from the Debian 13 root (qemu/trixie-root.sh), since
 # Debian 12's QEMU 7.2 has no eSDHC model.
+# --esdhc-clock HZ: the same, with "clock-frequency = <HZ>" added to the
+# eSDHC node of QEMU's device tree (dumped, edited with dtc from the
+# Debian 13 root, passed back with -dtb), as U-Boot fills it in on boards.
 # DIR receives console.log and result.txt (the guest's "MMCC" lines and
 # one "KUNIT pass|fail CASE" line per built-in KUnit case); the card
 # image is checked with e2fsck on the host afterwards.
@@ -15,11 +18,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-out= limit=900 esdhc=0
+out= limit=900 esdhc=0 esdhc_clock=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
 	--esdhc) esdhc=1 ;;
+	--esdhc-clock) esdhc=1 esdhc_clock=$2; shift ;;
 	--timeout) limit=$2; shift ;;
 	*) echo "run-e500.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -30,7 +34,7 @@ kernel=$top/build/kernel-ppc/vmlinux
 [ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/kernel.sh ppc)" >&2; exit 2; }
 "$here/deps.sh" ppc qemu
 if [ $esdhc = 1 ]; then
-	"$here/trixie-root.sh" qemu-system-ppc
+	"$here/trixie-root.sh" qemu-system-ppc ${esdhc_clock:+device-tree-compiler}
 	troot=$top/build/trixie-root
 fi
 
@@ -63,6 +67,21 @@ if [ $esdhc = 1 ]; then
 	trap 'umount "$mnt" 2>/dev/null || true' EXIT
 	cp "$kernel" "$out/vmlinux"
 	qemu=(chroot "$troot" qemu-system-ppc) dir=/run-e500 ctl=(-nic none)
+	if [ -n "$esdhc_clock" ]; then
+		case $esdhc_clock in *[!0-9]* | '') echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2 ;; esac
+		# the same kernel, initrd and command line: QEMU puts their
+		# places into /chosen, and -dtb takes the tree as it is
+		"${qemu[@]}" -M ppce500,dumpdtb=$dir/qemu.dtb -cpu e500v2 -m 256 \
+			-nographic -nic none -kernel $dir/vmlinux \
+			-initrd "$dir/initrd.gz" \
+			-append "console=ttyS0 panic=-1 loglevel=7" >/dev/null 2>&1
+		chroot "$troot" dtc -q -I dtb -O dts -o $dir/qemu.dts $dir/qemu.dtb
+		sed -i "s/compatible = \"fsl,esdhc\";/&\n\t\t\tclock-frequency = <$esdhc_clock>;/" "$out/qemu.dts"
+		grep -q "clock-frequency = <$esdhc_clock>" "$out/qemu.dts" ||
+			{ echo "run-e500.sh: no fsl,esdhc node in QEMU's device tree" >&2; exit 1; }
+		chroot "$troot" dtc -q -I dts -O dtb -o $dir/board.dtb $dir/qemu.dts
+		ctl+=(-dtb $dir/board.dtb)
+	fi
 fi
 set +e
 timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \

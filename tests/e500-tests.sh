@@ -2,8 +2,9 @@
 # The e500 boot test for `make check`: build (incrementally) the e500
 # kernel with our drivers built in, boot it under qemu-system-ppc, and
 # count the guest's results, the built-in KUnit cases and the host-side
-# e2fsck of the card, twice: the card behind sdhci-pci, and on QEMU 10's
-# eSDHC through the device-tree driver. Durations: Documentation/
+# e2fsck of the card, three times: the card behind sdhci-pci, on QEMU 10's
+# eSDHC through the device-tree driver, and the same with a
+# "clock-frequency" in the node. Durations: Documentation/
 # benchmarks.md ("How long things take").
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +50,13 @@ if "$top/qemu/trixie-root.sh" qemu-system-ppc; then
 	grep -q 'sdhci-coalesce-esdhc.*base clock' "$top/build/runs/e500-esdhc/console.log" &&
 		ok e500-esdhc/of_driver_bound ||
 		ko e500-esdhc/of_driver_bound "the device-tree driver did not probe the eSDHC"
+	# a board's node: "clock-frequency" (as U-Boot fills it in) wins
+	# over the capabilities' base clock
+	e500_boot e500-esdhc-clk --esdhc-clock 100000000
+	grep -q 'sdhci-coalesce-esdhc.*base clock 100000000 Hz' \
+		"$top/build/runs/e500-esdhc-clk/console.log" &&
+		ok e500-esdhc-clk/clock_frequency_used ||
+		ko e500-esdhc-clk/clock_frequency_used "the driver did not take clock-frequency = 100 MHz"
 else
 	ko e500-esdhc/trixie_root "qemu/trixie-root.sh failed; see build/trixie-root.log"
 fi

@@ -342,8 +342,16 @@ static void esdhc_of_quirks(struct sdhci_host *host,
 {
 	struct esdhc_of_host *p = esdhc_of_priv(host);
 	struct device_node *np = mmc_dev(host->mmc)->of_node;
+	u32 width;
 
-	host->quirks = ESDHC_OF_QUIRKS | data->quirks;
+	/*
+	 * The base clock is ours (esdhc_of_base_clock()): the library must
+	 * take it from get_max_clock, never from the capabilities field,
+	 * or its maximum and our dividers would disagree whenever
+	 * "clock-frequency" and that field differ.
+	 */
+	host->quirks = ESDHC_OF_QUIRKS | data->quirks |
+		       SDHCI_QUIRK_CAP_CLOCK_BASE_BROKEN;
 	host->quirks2 = data->quirks2;
 	if (!(data->flags & ESDHC_OF_CD_WORKS))
 		host->quirks |= SDHCI_QUIRK_BROKEN_CARD_DETECTION;
@@ -362,8 +370,13 @@ static void esdhc_of_quirks(struct sdhci_host *host,
 
 	if (of_property_read_bool(np, "sdhci,auto-cmd12"))
 		host->quirks |= SDHCI_QUIRK_MULTIBLOCK_READ_ACMD12;
-	if (of_property_read_bool(np, "sdhci,1-bit-only"))
+	/* The library would offer 4-bit to a board wired for one line. */
+	if (of_property_read_bool(np, "sdhci,1-bit-only") ||
+	    (!of_property_read_u32(np, "bus-width", &width) && width == 1))
 		host->quirks |= SDHCI_QUIRK_FORCE_1_BIT_DATA;
+	/* mmc_of_parse() leaves this one to the SDHCI glue. */
+	if (of_property_read_bool(np, "no-1-8-v"))
+		host->quirks2 |= SDHCI_QUIRK2_NO_1_8_V;
 	if (of_property_read_bool(np, "sdhci,wp-inverted") ||
 	    of_property_read_bool(np, "wp-inverted"))
 		host->quirks |= SDHCI_QUIRK_INVERTED_WRITE_PROTECT;

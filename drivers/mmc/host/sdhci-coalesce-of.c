@@ -548,17 +548,7 @@ static const struct esdhc_of_data esdhc_of_p2020 = {
 	.flags = ESDHC_OF_DMA_RESET_DELAY | ESDHC_OF_EARLY_DATA_END,
 };
 
-/* P2020 rev 1.0: DMA is unusable, PIO only. */
-static const struct esdhc_of_data esdhc_of_p2020_rev1 = {
-	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL |
-		  SDHCI_QUIRK_RESET_AFTER_REQUEST | SDHCI_QUIRK_BROKEN_DMA |
-		  SDHCI_QUIRK_BROKEN_ADMA,
-	.io_flags = ESDHC_IO_HOSTCTL_WIDTH_ONLY | ESDHC_IO_IGNORE_DATA_INHIBIT,
-	.flags = ESDHC_OF_EARLY_DATA_END,
-};
-
 static const struct of_device_id esdhc_of_match[] = {
-	{ .compatible = "fsl,p2020-rev1-esdhc", .data = &esdhc_of_p2020_rev1 },
 	{ .compatible = "fsl,p2020-esdhc", .data = &esdhc_of_p2020 },
 	{ .compatible = "fsl,mpc8536-esdhc", .data = &esdhc_of_timeout },
 	{ .compatible = "fsl,p1010-esdhc", .data = &esdhc_of_p1010 },

@@ -128,5 +128,9 @@ the unwritten rest of an AU) far more often than the data alone needs.
 The small writes between the 512 KiB data writes are the block device's own
 page cache (ext2 bitmaps, inode tables, indirect blocks): see
 Documentation/what-are-these-writes.md. The window holds them for a short,
-bounded time and sends them with the data of their own AU.
+bounded time and sends them with the data of their own AU. On QEMU's
+untimed card that halves the AU switches; on the timed card the data
+arrives at card speed, slower than the window's 5 s hold, so many held
+writes leave on their deadline instead and the gain mostly goes (what
+is measured and why: Documentation/benchmarks.md, "On the timed card").
 EOF

@@ -94,6 +94,11 @@ result_kv() {
 		if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$2"
 }
 
+# Row formatting: KiB/s as MB/s; A / B to two decimals; "-" for empty
+mb() { awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.2f", k * 1024 / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+dash() { echo "${1:--}"; }
+
 # bench_run LABEL SCENARIO STACK ELEVATOR REP [run.sh args...]: one guest
 # run (or its files from an earlier run with --reuse) and one table row
 bench_run() {
@@ -133,15 +138,12 @@ bench_run() {
 	k=$run/card.kv
 	lim=$(kv_get limit_s "$k")
 	r=$run/result.txt
-	mb() { awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.2f", k * 1024 / 1e6 }'; }
-	ratio() { awk -v a="$1" -v b="$lim" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-	dash() { echo "${1:--}"; }
 	row=("$label" "$stack" "$elv" "$(kv_get writes "$k")"
 		"$(kv_get small_writes "$k")" "$(kv_get au_switches "$k")"
 		"$(kv_get distinct_aus "$k")" "$(kv_get switch_ratio "$k")"
 		"$(kv_get backward_writes "$k")" "$(kv_get est_linear_mbps "$k")"
-		"$(ratio "$(kv_get est_linear_s "$k")")" "$(kv_get est_any_mbps "$k")"
-		"$(ratio "$(kv_get est_any_s "$k")")"
+		"$(ratio "$(kv_get est_linear_s "$k")" "$lim")" "$(kv_get est_any_mbps "$k")"
+		"$(ratio "$(kv_get est_any_s "$k")" "$lim")"
 		"$(mb "$(result_kv guest_kbps "$r")")"
 		"$(mb "$(result_kv workload_kbps "$r")")"
 		"$(dash "$(result_kv sync_seconds "$r")")" "${card:-untimed}"

@@ -3,10 +3,13 @@
  * eSDHC errata register sequences, see esdhc-errata.h.  The facts come
  * from 6.1's sdhci-of-esdhc.c, which learnt them on the same parts:
  * esdhc_reset() for the data reset of vendor 2.2 and older, esdhc_irq()
- * for P2020's early DATA_END, esdhc_of_suspend()/esdhc_of_resume() for
- * PROCTL across a suspend.
+ * for P2020's early DATA_END, esdhc_of_adma_workaround() and
+ * esdhc_writel_fixup() for the ADMA error at a block gap of vendor 2.3,
+ * esdhc_of_suspend()/esdhc_of_resume() for PROCTL across a suspend.
  */
 #include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/mmc/core.h>
 #include <linux/mmc/mmc.h>
 #include <kunit/visibility.h>
 
@@ -70,6 +73,57 @@ u32 esdhc_errata_early_data_end(struct esdhc_io *io, u32 intmask)
 	return intmask & ~SDHCI_INT_DATA_END;
 }
 EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_early_data_end);
+
+/*
+ * The ESDHC_IO_* erratum switches that the HOSTVER vendor version alone
+ * decides; those of a particular SoC come with its compatible.  The ADMA
+ * error at a block gap is a vendor 2.3 erratum: exactly 2.3, as stock
+ * applies it, not "2.3 and newer" like the clock and ADMA2 switches.
+ */
+unsigned int esdhc_errata_vendor_io_flags(u8 vendor_ver)
+{
+	return vendor_ver == ESDHC_VENDOR_V23 ? ESDHC_IO_ADMA_GAP : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_vendor_io_flags);
+
+/**
+ * esdhc_errata_adma_gap - take back an ADMA error raised at a block gap
+ * @io: the host's register access, its flags chosen by the glue
+ * @intmask: the data interrupts the library is handling
+ * @data: the running transfer, whose error the library set to -EIO
+ * @start: DMA address the transfer started at
+ *
+ * Vendor 2.3 can report an ADMA error (IRQSTAT ADMAE) for a transfer
+ * that stopped at a block gap and completed: transfer complete and the
+ * block gap event latch beside it (the latter only because
+ * ESDHC_IO_ADMA_GAP keeps its status enabled).  Then the error is not
+ * one: it is cleared, so that the library finishes the request as a
+ * completed one, and the DMA address moves on to the next default SDMA
+ * boundary past what was transferred, as stock does.  Anything else,
+ * among them an ADMA error alone, stays an error.
+ *
+ * Return: true when the error was taken back.
+ */
+bool esdhc_errata_adma_gap(struct esdhc_io *io, u32 intmask,
+			   struct mmc_data *data, dma_addr_t start)
+{
+	const u32 done_at_gap = SDHCI_INT_DATA_END | SDHCI_INT_BLK_GAP;
+	dma_addr_t next;
+
+	if (!(io->flags & ESDHC_IO_ADMA_GAP) ||
+	    (intmask & done_at_gap) != done_at_gap)
+		return false;
+
+	next = round_down(start + data->bytes_xfered,
+			  SDHCI_DEFAULT_BOUNDARY_SIZE) +
+	       SDHCI_DEFAULT_BOUNDARY_SIZE;
+	/* DSADDR is one word; sdhci_set_sdma_addr() truncates alike. */
+	esdhc_io_writel(io, lower_32_bits(next), SDHCI_DMA_ADDRESS);
+	data->bytes_xfered = next - start;
+	data->error = 0;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_adma_gap);
 
 /*
  * PROCTL across a suspend: the controller may lose power, and the full

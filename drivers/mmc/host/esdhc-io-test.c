@@ -548,10 +548,161 @@ static void esdhc_errata_resume_proctl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL), proctl);
 }
 
+/* Vendor versions without the 2.3 ADMA erratum: QEMU 10, 2.2, a later one. */
+static const u8 vendors_not_v23[] = { 0x00, ESDHC_VENDOR_V22, 0x14 };
+
+/* What the library hands .adma_workaround for an ADMA error at a gap. */
+#define ADMA_AT_GAP	(SDHCI_INT_ADMA_ERROR | SDHCI_INT_DATA_END | \
+			 SDHCI_INT_BLK_GAP)
+
+/*
+ * Vendor 2.3: every write of IRQSTATEN also enables the block gap event
+ * (bit 2), whatever the access width, and nothing else changes; the
+ * signal enable stays as written.  Other vendor versions get the value as
+ * the library wrote it.
+ */
+static void esdhc_errata_adma_gap_int_enable(struct kunit *test)
+{
+	struct fake_esdhc *v23 =
+		fake_new(test, esdhc_errata_vendor_io_flags(ESDHC_VENDOR_V23));
+	struct fake_esdhc *f;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, v23->io.flags, (unsigned int)ESDHC_IO_ADMA_GAP);
+	esdhc_io_writel(&v23->io, TEST_IER, SDHCI_INT_ENABLE);
+	KUNIT_EXPECT_EQ(test, v23->writes, 1U);
+	KUNIT_EXPECT_EQ(test, v23->last_off, (unsigned int)SDHCI_INT_ENABLE);
+	KUNIT_EXPECT_EQ(test, v23->last_val, 0x0000010fU);
+	KUNIT_EXPECT_EQ(test, fake_get(v23, SDHCI_INT_ENABLE),
+			(u32)(TEST_IER | SDHCI_INT_BLK_GAP));
+	/* bit 2 sits in the last byte of the big-endian word */
+	KUNIT_EXPECT_EQ(test, fake_byte(v23, SDHCI_INT_ENABLE + 3), 0x0f);
+
+	esdhc_io_writel(&v23->io, TEST_IER, SDHCI_SIGNAL_ENABLE);
+	KUNIT_EXPECT_EQ(test, fake_get(v23, SDHCI_SIGNAL_ENABLE), TEST_IER);
+
+	/* "everything off" (runtime suspend) keeps only the status enable */
+	esdhc_io_writel(&v23->io, 0, SDHCI_INT_ENABLE);
+	KUNIT_EXPECT_EQ(test, fake_get(v23, SDHCI_INT_ENABLE),
+			(u32)SDHCI_INT_BLK_GAP);
+
+	/* 16-bit writes of either half go out with it too */
+	fake_set(v23, SDHCI_INT_ENABLE, 0xffff0000);
+	esdhc_io_writew(&v23->io, SDHCI_INT_RESPONSE, SDHCI_INT_ENABLE);
+	KUNIT_EXPECT_EQ(test, fake_get(v23, SDHCI_INT_ENABLE), 0xffff0005U);
+	fake_set(v23, SDHCI_INT_ENABLE, SDHCI_INT_RESPONSE);
+	esdhc_io_writew(&v23->io, 0x0010, SDHCI_INT_ENABLE + 2);
+	KUNIT_EXPECT_EQ(test, fake_get(v23, SDHCI_INT_ENABLE), 0x00100005U);
+	KUNIT_EXPECT_EQ(test, v23->writes, 5U);
+
+	for (i = 0; i < ARRAY_SIZE(vendors_not_v23); i++) {
+		f = fake_new(test,
+			     esdhc_errata_vendor_io_flags(vendors_not_v23[i]));
+		KUNIT_EXPECT_EQ(test, f->io.flags, 0U);
+		esdhc_io_writel(&f->io, TEST_IER, SDHCI_INT_ENABLE);
+		KUNIT_EXPECT_EQ(test, f->last_val, 0x0000010bU);
+		KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_INT_ENABLE), TEST_IER);
+		esdhc_io_writew(&f->io, SDHCI_INT_RESPONSE, SDHCI_INT_ENABLE);
+		KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_INT_ENABLE),
+				(u32)SDHCI_INT_RESPONSE);
+	}
+}
+
+/*
+ * Vendor 2.3, ADMA error with transfer complete and block gap: the error
+ * is cleared and DSADDR moves to the 512 KiB boundary after what was
+ * transferred, in one write; from a boundary it is the next one.
+ */
+static void esdhc_errata_adma_gap_boundary(struct kunit *test)
+{
+	struct fake_esdhc *f =
+		fake_new(test, esdhc_errata_vendor_io_flags(ESDHC_VENDOR_V23));
+	struct mmc_data data = { .error = -EIO, .bytes_xfered = 0x3000 };
+
+	fake_set(f, SDHCI_DMA_ADDRESS, 0x1007f000);
+	fake_set(f, ESDHC_IRQSTAT, ADMA_AT_GAP);
+	/* 0x1007f000 + 0x3000 = 0x10082000, inside 0x10080000-0x100fffff */
+	KUNIT_EXPECT_TRUE(test, esdhc_errata_adma_gap(&f->io, ADMA_AT_GAP,
+						      &data, 0x1007f000));
+	KUNIT_EXPECT_EQ(test, data.error, 0);
+	KUNIT_EXPECT_EQ(test, data.bytes_xfered, 0x81000U);
+	KUNIT_EXPECT_EQ(test, f->writes, 1U);
+	KUNIT_EXPECT_EQ(test, f->last_off, (unsigned int)SDHCI_DMA_ADDRESS);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_DMA_ADDRESS), 0x10100000U);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, SDHCI_DMA_ADDRESS + 1), 0x10);
+	KUNIT_EXPECT_EQ(test, fake_byte(f, SDHCI_DMA_ADDRESS + 2), 0x00);
+
+	/* nothing transferred yet, start on a boundary */
+	data.error = -EIO;
+	data.bytes_xfered = 0;
+	KUNIT_EXPECT_TRUE(test, esdhc_errata_adma_gap(&f->io, ADMA_AT_GAP,
+						      &data, 0x10100000));
+	KUNIT_EXPECT_EQ(test, data.error, 0);
+	KUNIT_EXPECT_EQ(test, data.bytes_xfered, 0x80000U);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_DMA_ADDRESS), 0x10180000U);
+
+	/* other bits beside them do not matter; IRQSTAT is not acked here */
+	data.error = -EIO;
+	data.bytes_xfered = 0x200;
+	KUNIT_EXPECT_TRUE(test, esdhc_errata_adma_gap(&f->io,
+						      ADMA_AT_GAP |
+						      SDHCI_INT_DMA_END,
+						      &data, 0x0007fe00));
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_DMA_ADDRESS), 0x00100000U);
+	KUNIT_EXPECT_EQ(test, data.bytes_xfered, 0x80200U);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_IRQSTAT), (u32)ADMA_AT_GAP);
+	KUNIT_EXPECT_EQ(test, f->writes, 3U);
+}
+
+/*
+ * Not applicable: any other vendor version with every bit there, and
+ * vendor 2.3 without transfer complete or without the block gap event.
+ * No register is written and the transfer keeps its error.
+ */
+static void esdhc_errata_adma_gap_not_applicable(struct kunit *test)
+{
+	static const u32 masks[] = {
+		SDHCI_INT_ADMA_ERROR,
+		SDHCI_INT_ADMA_ERROR | SDHCI_INT_DATA_END,
+		SDHCI_INT_ADMA_ERROR | SDHCI_INT_BLK_GAP,
+		SDHCI_INT_ADMA_ERROR | SDHCI_INT_DMA_END | SDHCI_INT_BLK_GAP,
+	};
+	struct mmc_data data = { .error = -EIO, .bytes_xfered = 0x3000 };
+	struct fake_esdhc *f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vendors_not_v23); i++) {
+		f = fake_new(test,
+			     esdhc_errata_vendor_io_flags(vendors_not_v23[i]));
+		fake_set(f, SDHCI_DMA_ADDRESS, 0x1007f000);
+		KUNIT_EXPECT_FALSE(test, esdhc_errata_adma_gap(&f->io,
+							       ADMA_AT_GAP,
+							       &data,
+							       0x1007f000));
+		KUNIT_EXPECT_EQ(test, f->writes, 0U);
+		KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_DMA_ADDRESS),
+				0x1007f000U);
+	}
+
+	f = fake_new(test, esdhc_errata_vendor_io_flags(ESDHC_VENDOR_V23));
+	fake_set(f, SDHCI_DMA_ADDRESS, 0x1007f000);
+	for (i = 0; i < ARRAY_SIZE(masks); i++)
+		KUNIT_EXPECT_FALSE(test, esdhc_errata_adma_gap(&f->io, masks[i],
+							       &data,
+							       0x1007f000));
+	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+	KUNIT_EXPECT_EQ(test, fake_get(f, SDHCI_DMA_ADDRESS), 0x1007f000U);
+	KUNIT_EXPECT_EQ(test, data.error, -EIO);
+	KUNIT_EXPECT_EQ(test, data.bytes_xfered, 0x3000U);
+}
+
 static struct kunit_case esdhc_errata_cases[] = {
 	KUNIT_CASE(esdhc_errata_reset_restores_v22),
 	KUNIT_CASE(esdhc_errata_reset_untouched),
 	KUNIT_CASE(esdhc_errata_early_data_end_cmd25),
+	KUNIT_CASE(esdhc_errata_adma_gap_int_enable),
+	KUNIT_CASE(esdhc_errata_adma_gap_boundary),
+	KUNIT_CASE(esdhc_errata_adma_gap_not_applicable),
 	KUNIT_CASE(esdhc_errata_resume_proctl),
 	{ }
 };

@@ -34,6 +34,20 @@ static bool esdhc_io_no_rmw(int reg)
 	return word == ESDHC_IRQSTAT || word == ESDHC_FEVT;
 }
 
+/*
+ * The word @val as it goes out to the SDHCI-layout word at @off, whatever
+ * the width of the SDHCI access that made it.  On a part with the vendor
+ * 2.3 ADMA erratum, IRQSTATEN always has the block gap event enabled: the
+ * library never asks for it, and without it BLK_GAP would never latch in
+ * IRQSTAT for esdhc_errata_adma_gap() to see.
+ */
+static void esdhc_io_put(struct esdhc_io *io, unsigned int off, u32 val)
+{
+	if (off == SDHCI_INT_ENABLE && (io->flags & ESDHC_IO_ADMA_GAP))
+		val |= SDHCI_INT_BLK_GAP;
+	io->write32(io->ctx, off, val);
+}
+
 /* Write the @width_mask wide SDHCI register @reg with @val. */
 static void esdhc_io_write_lane(struct esdhc_io *io, u32 val, u32 width_mask,
 				int reg)
@@ -43,7 +57,7 @@ static void esdhc_io_write_lane(struct esdhc_io *io, u32 val, u32 width_mask,
 
 	if (!esdhc_io_no_rmw(reg))
 		word = esdhc_io_word(io, reg) & ~(width_mask << shift);
-	io->write32(io->ctx, reg & ~3, word | ((val & width_mask) << shift));
+	esdhc_io_put(io, reg & ~3, word | ((val & width_mask) << shift));
 }
 
 /*
@@ -172,7 +186,7 @@ EXPORT_SYMBOL_IF_KUNIT(esdhc_io_readb);
 
 void esdhc_io_writel(struct esdhc_io *io, u32 val, int reg)
 {
-	io->write32(io->ctx, reg & ~3, val);
+	esdhc_io_put(io, reg & ~3, val);
 }
 EXPORT_SYMBOL_IF_KUNIT(esdhc_io_writel);
 

@@ -75,6 +75,12 @@
 #define ESDHC_IO_HOSTCTL_WIDTH_ONLY	BIT(1)
 /* Data line active is unreliable after busy commands (P2020). */
 #define ESDHC_IO_IGNORE_DATA_INHIBIT	BIT(2)
+/*
+ * Vendor 2.3 ADMA erratum (esdhc-errata.c): every write of IRQSTATEN also
+ * enables the block gap event status, so that an ADMA error raised at a
+ * block gap shows BLK_GAP beside it; the signal enable is left alone.
+ */
+#define ESDHC_IO_ADMA_GAP		BIT(3)
 
 /**
  * struct esdhc_io - one eSDHC register file as seen by the SDHCI library

@@ -19,6 +19,7 @@
 #include <linux/of_device.h>
 #include <linux/platform_device.h>
 #include <linux/pm.h>
+#include <linux/scatterlist.h>
 
 #include "sdhci.h"
 #include "esdhc-clk.h"
@@ -281,6 +282,25 @@ static u32 esdhc_of_irq(struct sdhci_host *host, u32 intmask)
 	return esdhc_errata_early_data_end(&p->io, intmask);
 }
 
+/*
+ * The library calls this on an ADMA error, after setting the data error
+ * to -EIO; on a part with ESDHC_IO_ADMA_GAP (vendor 2.3) esdhc-errata.c
+ * takes the error back when transfer complete and the block gap event
+ * came with it.  The start address follows the library's own rule
+ * (sdhci_sdma_address(), static in sdhci.c); ADMA has no bounce buffer,
+ * but the rule costs nothing to keep.
+ */
+static void esdhc_of_adma_workaround(struct sdhci_host *host, u32 intmask)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	struct mmc_data *data = host->data;
+	dma_addr_t start;
+
+	start = host->bounce_buffer ? host->bounce_addr :
+				      sg_dma_address(data->sg);
+	esdhc_errata_adma_gap(&p->io, intmask, data, start);
+}
+
 static const struct sdhci_ops esdhc_of_ops = {
 	.read_l			= esdhc_of_readl,
 	.read_w			= esdhc_of_readw,
@@ -295,6 +315,7 @@ static const struct sdhci_ops esdhc_of_ops = {
 	.set_bus_width		= sdhci_set_bus_width,
 	.reset			= esdhc_of_reset,
 	.irq			= esdhc_of_irq,
+	.adma_workaround	= esdhc_of_adma_workaround,
 	.set_uhs_signaling	= sdhci_set_uhs_signaling,
 };
 
@@ -367,6 +388,8 @@ static void esdhc_of_quirks(struct sdhci_host *host,
 		 */
 		host->quirks2 |= SDHCI_QUIRK2_HOST_NO_CMD23;
 	}
+	/* Vendor-version errata: the ADMA error at a block gap of 2.3. */
+	p->io.flags |= esdhc_errata_vendor_io_flags(p->vendor_ver);
 
 	if (of_property_read_bool(np, "sdhci,auto-cmd12"))
 		host->quirks |= SDHCI_QUIRK_MULTIBLOCK_READ_ACMD12;

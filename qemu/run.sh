@@ -15,7 +15,7 @@
 # Stacks: stock (sdhci-pci + mmc_block, the kernel's default elevator or
 # --elevator), ours (sdhci-pci + mmc_block + the coalesce I/O scheduler,
 # coalesce-iosched.ko; --args are its module parameters), ourhost (our
-# sdhci-coalesce + mmc_block + coalesce). ours and ourhost ARE the
+# sdhci-esdhc-e500 + mmc_block + coalesce). ours and ourhost ARE the
 # elevator: --elevator is refused with them (except "coalesce").
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and

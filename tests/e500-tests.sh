@@ -47,13 +47,13 @@ e500_boot() {
 e500_boot e500
 if "$top/qemu/trixie-root.sh" qemu-system-ppc; then
 	e500_boot e500-esdhc --esdhc
-	grep -q 'sdhci-coalesce-esdhc.*base clock' "$top/build/runs/e500-esdhc/console.log" &&
+	grep -q 'sdhci-esdhc-e500-of.*base clock' "$top/build/runs/e500-esdhc/console.log" &&
 		ok e500-esdhc/of_driver_bound ||
 		ko e500-esdhc/of_driver_bound "the device-tree driver did not probe the eSDHC"
 	# a board's node: "clock-frequency" (as U-Boot fills it in) wins
 	# over the capabilities' base clock
 	e500_boot e500-esdhc-clk --esdhc-clock 100000000
-	grep -q 'sdhci-coalesce-esdhc.*base clock 100000000 Hz' \
+	grep -q 'sdhci-esdhc-e500-of.*base clock 100000000 Hz' \
 		"$top/build/runs/e500-esdhc-clk/console.log" &&
 		ok e500-esdhc-clk/clock_frequency_used ||
 		ko e500-esdhc-clk/clock_frequency_used "the driver did not take clock-frequency = 100 MHz"

@@ -184,7 +184,7 @@ static struct kunit_case esdhc_clk_cases[] = {
 };
 
 static struct kunit_suite esdhc_clk_suite = {
-	.name = "sdhci_coalesce_esdhc_clk",
+	.name = "sdhci_esdhc_e500_clk",
 	.test_cases = esdhc_clk_cases,
 };
 

@@ -7,8 +7,8 @@
  * of two from 1 to 256 (SYSCTL.SDCLKFS = prescaler / 2, 0 meaning 1) and
  * the divisor 1 to 16 (SYSCTL.DVS = divisor - 1).
  */
-#ifndef _MMC_COALESCE_ESDHC_CLK_H
-#define _MMC_COALESCE_ESDHC_CLK_H
+#ifndef _SDHCI_ESDHC_E500_CLK_H
+#define _SDHCI_ESDHC_E500_CLK_H
 
 #include <linux/types.h>
 
@@ -51,4 +51,4 @@ int esdhc_clk_pick(unsigned int base_hz, unsigned int target_hz,
 u32 esdhc_clk_sysctl(u32 sysctl, const struct esdhc_clk_div *div);
 u32 esdhc_clk_gate_bits(bool has_only_sdclken);
 
-#endif /* _MMC_COALESCE_ESDHC_CLK_H */
+#endif /* _SDHCI_ESDHC_E500_CLK_H */

@@ -8,8 +8,8 @@
  * on a fake register file; the OF glue decides from the compatible and
  * the vendor version which of them a part gets.
  */
-#ifndef _MMC_COALESCE_ESDHC_ERRATA_H
-#define _MMC_COALESCE_ESDHC_ERRATA_H
+#ifndef _SDHCI_ESDHC_E500_ERRATA_H
+#define _SDHCI_ESDHC_E500_ERRATA_H
 
 #include <linux/types.h>
 
@@ -37,4 +37,4 @@ bool esdhc_errata_adma_gap(struct esdhc_io *io, u32 intmask,
 u32 esdhc_errata_suspend_save(struct esdhc_io *io);
 void esdhc_errata_resume_restore(struct esdhc_io *io, u32 proctl);
 
-#endif /* _MMC_COALESCE_ESDHC_ERRATA_H */
+#endif /* _SDHCI_ESDHC_E500_ERRATA_H */

@@ -413,7 +413,7 @@ static struct kunit_case esdhc_io_cases[] = {
 };
 
 static struct kunit_suite esdhc_io_suite = {
-	.name = "sdhci_coalesce_esdhc_io",
+	.name = "sdhci_esdhc_e500_io",
 	.test_cases = esdhc_io_cases,
 };
 
@@ -708,12 +708,12 @@ static struct kunit_case esdhc_errata_cases[] = {
 };
 
 static struct kunit_suite esdhc_errata_suite = {
-	.name = "sdhci_coalesce_esdhc_errata",
+	.name = "sdhci_esdhc_e500_errata",
 	.test_cases = esdhc_errata_cases,
 };
 
 kunit_test_suites(&esdhc_io_suite, &esdhc_errata_suite);
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests for the sdhci-coalesce eSDHC layers");
+MODULE_DESCRIPTION("KUnit tests for the sdhci-esdhc-e500 eSDHC layers");
 MODULE_LICENSE("GPL");

@@ -12,8 +12,8 @@
  * callbacks in struct esdhc_io, so the KUnit suite can run it against an
  * in-memory register file and the OF glue against ioread32be().
  */
-#ifndef _MMC_COALESCE_ESDHC_IO_H
-#define _MMC_COALESCE_ESDHC_IO_H
+#ifndef _SDHCI_ESDHC_E500_IO_H
+#define _SDHCI_ESDHC_E500_IO_H
 
 #include <linux/bits.h>
 #include <linux/types.h>
@@ -108,4 +108,4 @@ void esdhc_io_writel(struct esdhc_io *io, u32 val, int reg);
 void esdhc_io_writew(struct esdhc_io *io, u16 val, int reg);
 void esdhc_io_writeb(struct esdhc_io *io, u8 val, int reg);
 
-#endif /* _MMC_COALESCE_ESDHC_IO_H */
+#endif /* _SDHCI_ESDHC_E500_IO_H */

@@ -2,12 +2,12 @@
 # each test case's TAP line (debugfs kunit/SUITE/results) into a result.
 #   coalesce-iosched.ko    then coalesce-iosched-test.ko (suite reorder_window;
 #                          required)
-#   sdhci-coalesce.ko      then sdhci_coalesce_test.ko (the host driver's
+#   sdhci-esdhc-e500.ko    then sdhci_esdhc_e500_test.ko (the host driver's
 #                          suites; when built)
 scenario_kunit() {
 	found=0
 	for pair in coalesce-iosched:coalesce-iosched-test:required \
-		sdhci-coalesce:sdhci_coalesce_test:optional; do
+		sdhci-esdhc-e500:sdhci_esdhc_e500_test:optional; do
 		lib=${pair%%:*}
 		rest=${pair#*:}
 		t=${rest%%:*}

@@ -112,7 +112,7 @@ scenario_faults() {
 # every writer must stay killable, nothing may hang or oops, and mmc_block
 # and the scheduler's module must unload afterwards.
 host_module() {
-	case $STACK in ourhost) echo sdhci_coalesce ;; *) echo sdhci_pci ;; esac
+	case $STACK in ourhost) echo sdhci_esdhc_e500 ;; *) echo sdhci_pci ;; esac
 }
 
 scenario_remove() {

@@ -14,25 +14,25 @@
 #include <linux/pm.h>
 
 #include "sdhci.h"
-#include "sdhci-coalesce.h"
+#include "sdhci-esdhc-e500.h"
 
 /* PCI config byte with the slot count and the BAR of the first slot. */
-#define SDHCI_COALESCE_PCI_SLOT_INFO	0x40
-#define  SDHCI_COALESCE_PCI_SLOTS(x)	((((x) >> 4) & 7) + 1)
-#define  SDHCI_COALESCE_PCI_FIRST_BAR(x)	((x) & 7)
+#define SDHCI_ESDHC_E500_PCI_SLOT_INFO	0x40
+#define  SDHCI_ESDHC_E500_PCI_SLOTS(x)	((((x) >> 4) & 7) + 1)
+#define  SDHCI_ESDHC_E500_PCI_FIRST_BAR(x)	((x) & 7)
 
 /* The SDHCI register file is 256 bytes. */
-#define SDHCI_COALESCE_PCI_REGS_LEN	0x100
+#define SDHCI_ESDHC_E500_PCI_REGS_LEN	0x100
 
-static const struct sdhci_ops sdhci_coalesce_pci_ops = {
+static const struct sdhci_ops sdhci_esdhc_e500_pci_ops = {
 	.set_clock		= sdhci_set_clock,
 	.set_bus_width		= sdhci_set_bus_width,
 	.reset			= sdhci_reset,
 	.set_uhs_signaling	= sdhci_set_uhs_signaling,
 };
 
-static int sdhci_coalesce_pci_probe(struct pci_dev *pdev,
-				    const struct pci_device_id *id)
+static int sdhci_esdhc_e500_pci_probe(struct pci_dev *pdev,
+				      const struct pci_device_id *id)
 {
 	struct sdhci_host *host;
 	u8 slot_info;
@@ -42,19 +42,19 @@ static int sdhci_coalesce_pci_probe(struct pci_dev *pdev,
 	if (ret)
 		return ret;
 
-	ret = pci_read_config_byte(pdev, SDHCI_COALESCE_PCI_SLOT_INFO,
+	ret = pci_read_config_byte(pdev, SDHCI_ESDHC_E500_PCI_SLOT_INFO,
 				   &slot_info);
 	if (ret)
 		return pcibios_err_to_errno(ret);
-	bar = SDHCI_COALESCE_PCI_FIRST_BAR(slot_info);
+	bar = SDHCI_ESDHC_E500_PCI_FIRST_BAR(slot_info);
 	if (bar > 5)
 		return -ENODEV;
 	/* Extra slots would each need a host; QEMU and e500 have one. */
-	if (SDHCI_COALESCE_PCI_SLOTS(slot_info) > 1)
+	if (SDHCI_ESDHC_E500_PCI_SLOTS(slot_info) > 1)
 		dev_info(&pdev->dev, "using the first of %d slots\n",
-			 SDHCI_COALESCE_PCI_SLOTS(slot_info));
+			 SDHCI_ESDHC_E500_PCI_SLOTS(slot_info));
 	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
-	    pci_resource_len(pdev, bar) < SDHCI_COALESCE_PCI_REGS_LEN)
+	    pci_resource_len(pdev, bar) < SDHCI_ESDHC_E500_PCI_REGS_LEN)
 		return -ENODEV;
 
 	/* pcim_*: the regions and the enable are dropped with the device. */
@@ -68,7 +68,7 @@ static int sdhci_coalesce_pci_probe(struct pci_dev *pdev,
 		return PTR_ERR(host);
 
 	host->hw_name = "PCI";
-	host->ops = &sdhci_coalesce_pci_ops;
+	host->ops = &sdhci_esdhc_e500_pci_ops;
 	host->ioaddr = pcim_iomap_table(pdev)[bar];
 	host->irq = pdev->irq;
 	host->mmc->slotno = 0;
@@ -82,7 +82,7 @@ static int sdhci_coalesce_pci_probe(struct pci_dev *pdev,
 	return 0;
 }
 
-static void sdhci_coalesce_pci_remove(struct pci_dev *pdev)
+static void sdhci_esdhc_e500_pci_remove(struct pci_dev *pdev)
 {
 	struct sdhci_host *host = pci_get_drvdata(pdev);
 	/* A surprise-removed device reads all ones: do not wait on it. */
@@ -93,33 +93,34 @@ static void sdhci_coalesce_pci_remove(struct pci_dev *pdev)
 }
 
 #ifdef CONFIG_PM_SLEEP
-static int sdhci_coalesce_pci_suspend(struct device *dev)
+static int sdhci_esdhc_e500_pci_suspend(struct device *dev)
 {
 	return sdhci_suspend_host(dev_get_drvdata(dev));
 }
 
-static int sdhci_coalesce_pci_resume(struct device *dev)
+static int sdhci_esdhc_e500_pci_resume(struct device *dev)
 {
 	return sdhci_resume_host(dev_get_drvdata(dev));
 }
 #endif
 
-static SIMPLE_DEV_PM_OPS(sdhci_coalesce_pci_pm, sdhci_coalesce_pci_suspend,
-			 sdhci_coalesce_pci_resume);
+static SIMPLE_DEV_PM_OPS(sdhci_esdhc_e500_pci_pm,
+			 sdhci_esdhc_e500_pci_suspend,
+			 sdhci_esdhc_e500_pci_resume);
 
-static const struct pci_device_id sdhci_coalesce_pci_ids[] = {
+static const struct pci_device_id sdhci_esdhc_e500_pci_ids[] = {
 	/* QEMU's sdhci-pci (hw/sd/sdhci-pci.c) */
 	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT, 0x0007) },
 	{ }
 };
-MODULE_DEVICE_TABLE(pci, sdhci_coalesce_pci_ids);
+MODULE_DEVICE_TABLE(pci, sdhci_esdhc_e500_pci_ids);
 
-struct pci_driver sdhci_coalesce_pci_driver = {
-	.name		= "sdhci-coalesce-pci",
-	.id_table	= sdhci_coalesce_pci_ids,
-	.probe		= sdhci_coalesce_pci_probe,
-	.remove		= sdhci_coalesce_pci_remove,
+struct pci_driver sdhci_esdhc_e500_pci_driver = {
+	.name		= "sdhci-esdhc-e500-pci",
+	.id_table	= sdhci_esdhc_e500_pci_ids,
+	.probe		= sdhci_esdhc_e500_pci_probe,
+	.remove		= sdhci_esdhc_e500_pci_remove,
 	.driver		= {
-		.pm	= &sdhci_coalesce_pci_pm,
+		.pm	= &sdhci_esdhc_e500_pci_pm,
 	},
 };

@@ -25,7 +25,7 @@
 #include "esdhc-clk.h"
 #include "esdhc-errata.h"
 #include "esdhc-io.h"
-#include "sdhci-coalesce.h"
+#include "sdhci-esdhc-e500.h"
 
 /* DMA_SYSCTL: base clock from the peripheral clock instead of platform/2 */
 #define ESDHC_DMA_PERIPHERAL_CLK_SEL	BIT(19)
@@ -588,9 +588,9 @@ static const struct of_device_id esdhc_of_match[] = {
 };
 MODULE_DEVICE_TABLE(of, esdhc_of_match);
 
-struct platform_driver sdhci_coalesce_of_driver = {
+struct platform_driver sdhci_esdhc_e500_of_driver = {
 	.driver = {
-		.name		= "sdhci-coalesce-esdhc",
+		.name		= "sdhci-esdhc-e500-of",
 		.of_match_table	= esdhc_of_match,
 		.pm		= &esdhc_of_pm,
 	},

@@ -73,7 +73,7 @@ unit:
 qemu-test: guest $(CARDTRACE)
 	@tests/check.sh qemu
 
-e500-test: deps
+e500-test: deps $(CARDTRACE)
 	@tests/check.sh e500
 
 debug-test: deps $(CARDTRACE)

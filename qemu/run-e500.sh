@@ -4,6 +4,7 @@
 # sdhci-pci, and run the e500 boot test (tests/guest/e500-init.c).
 #
 # Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS] [--esdhc [--esdhc-clock HZ]]
+#                         [--seed ELEVATOR [--seed-mib N]] [--mem MiB]
 # --esdhc: the card on the machine's own Freescale eSDHC (device tree
 # node sdhc@2e000, "fsl,esdhc", big-endian registers) instead of
 # sdhci-pci: QEMU 10 from the Debian 13 root (qemu/trixie-root.sh), since
@@ -11,17 +12,34 @@
 # --esdhc-clock HZ: the same, with "clock-frequency = <HZ>" added to the
 # eSDHC node of QEMU's device tree (dumped, edited with dtc from the
 # Debian 13 root, passed back with -dtb), as U-Boot fills it in on boards.
+# --seed ELEVATOR: instead of the boot test, the seed's workload
+# (e500-init.c run_seed): ext2 over the whole card (made here), the card's
+# scheduler set to ELEVATOR (mq-deadline, coalesce, none), an N MiB file
+# (--seed-mib, default 128) written in 16 KiB writes and synced between
+# phase markers 1 and 2; the file is checked on the card image here
+# afterwards (reading it back in the guest would take as long as writing
+# it). QEMU traces the card's commands and blocks (sdcard_normal_command,
+# sdcard_write_block, sdcard_read_block: the eSDHC moves data by SDMA, so
+# no ADMA descriptors give the lengths) into DIR/trace.log, for
+# build/host/cardtrace --marker-base (the KV marker_base line of
+# result.txt) --from 1 --to 2.
+# --mem MiB: the guest's RAM (default 256).
 # DIR receives console.log and result.txt (the guest's "MMCC" lines and
 # one "KUNIT pass|fail CASE" line per built-in KUnit case); the card
-# image is checked with e2fsck on the host afterwards.
+# image is checked with e2fsck on the host afterwards, and with --seed the
+# file's contents too (debugfs; seed-verify.log), and DIR gets trace.log.
 # Exit 0 when the guest finished, 3 when QEMU had to be killed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out= limit=900 esdhc=0 esdhc_clock=
+seed='' seed_mib=128 mem=256
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--seed-mib) seed_mib=$2; shift ;;
+	--mem) mem=$2; shift ;;
 	--esdhc) esdhc=1 ;;
 	--esdhc-clock) esdhc=1 esdhc_clock=$2; shift ;;
 	--timeout) limit=$2; shift ;;
@@ -30,6 +48,13 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$out" ] || { echo "run-e500.sh: --out is required" >&2; exit 2; }
+case $seed in
+'' | none | mq-deadline | coalesce) ;;
+*) echo "run-e500.sh: --seed takes none, mq-deadline or coalesce (the kernel's schedulers)" >&2; exit 2 ;;
+esac
+case $seed_mib$mem in
+*[!0-9]*) echo "run-e500.sh: --seed-mib and --mem want MiB" >&2; exit 2 ;;
+esac
 kernel=$top/build/kernel-ppc/vmlinux
 [ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/kernel.sh ppc)" >&2; exit 2; }
 "$here/deps.sh" ppc qemu
@@ -40,7 +65,7 @@ fi
 
 mkdir -p "$out"
 root=$out/initramfs.root
-rm -rf "$root" "$out/console.log" "$out/result.txt"
+rm -rf "$root" "$out/console.log" "$out/result.txt" "$out/trace.log"
 mkdir -p "$root/bin"
 powerpc-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
 	"$top/tests/guest/e500-init.c"
@@ -51,12 +76,18 @@ rm -rf "$root"
 
 # A 4 GiB SDHC card with a 1 GiB ext2 file system made here on the host;
 # blkcheck's scratch area lies past it (BLKCHECK_BASE in e500-init.c).
+# The seed: ext2 over the whole card, as the x86_64 seed's mke2fs makes
+# it (the init is a static program without mke2fs).
 card=$out/card.img
 rm -f "$card"
 truncate -s 4G "$card"
-mke2fs -q -F -t ext2 -E nodiscard "$card" 1G
+fs_size=(1G)
+[ -z "$seed" ] || fs_size=()
+mke2fs -q -F -t ext2 -E nodiscard "$card" "${fs_size[@]}"
 
 qemu=(qemu-system-ppc) dir=$out ctl=(-device sdhci-pci)
+append="console=ttyS0 panic=-1 loglevel=7"
+[ -z "$seed" ] || append+=" mmcc.e500=seed mmcc.elevator=$seed mmcc.seed_mib=$seed_mib"
 if [ $esdhc = 1 ]; then
 	# QEMU 10 runs in the Debian 13 root and sees the run's directory
 	# there; no NIC (the default one wants a ROM the root lacks)
@@ -71,10 +102,9 @@ if [ $esdhc = 1 ]; then
 		case $esdhc_clock in *[!0-9]* | '') echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2 ;; esac
 		# the same kernel, initrd and command line: QEMU puts their
 		# places into /chosen, and -dtb takes the tree as it is
-		"${qemu[@]}" -M ppce500,dumpdtb=$dir/qemu.dtb -cpu e500v2 -m 256 \
+		"${qemu[@]}" -M ppce500,dumpdtb=$dir/qemu.dtb -cpu e500v2 -m "$mem" \
 			-nographic -nic none -kernel $dir/vmlinux \
-			-initrd "$dir/initrd.gz" \
-			-append "console=ttyS0 panic=-1 loglevel=7" >/dev/null 2>&1
+			-initrd "$dir/initrd.gz" -append "$append" >/dev/null 2>&1
 		chroot "$troot" dtc -q -I dtb -O dts -o $dir/qemu.dts $dir/qemu.dtb
 		sed -i "s/compatible = \"fsl,esdhc\";/&\n\t\t\tclock-frequency = <$esdhc_clock>;/" "$out/qemu.dts"
 		grep -q "clock-frequency = <$esdhc_clock>" "$out/qemu.dts" ||
@@ -83,12 +113,16 @@ if [ $esdhc = 1 ]; then
 		ctl+=(-dtb $dir/board.dtb)
 	fi
 fi
+tracing=()
+[ -z "$seed" ] || tracing=(-msg timestamp=on -D "$dir/trace.log"
+	-trace enable=sdcard_normal_command
+	-trace enable=sdcard_write_block -trace enable=sdcard_read_block)
 set +e
 timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
-	-m 256 -nographic -no-reboot -kernel "$([ $esdhc = 1 ] && echo $dir/vmlinux || echo "$kernel")" \
+	-m "$mem" -nographic -no-reboot -kernel "$([ $esdhc = 1 ] && echo $dir/vmlinux || echo "$kernel")" \
 	-initrd "$dir/initrd.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=7" \
-	"${ctl[@]}" \
+	-append "$append" \
+	"${ctl[@]}" "${tracing[@]}" \
 	-drive if=none,id=card0,file="$dir/card.img",format=raw,cache=unsafe \
 	-device sd-card,drive=card0 </dev/null >"$out/console.log" 2>&1
 rc=$?
@@ -110,6 +144,31 @@ if e2fsck -fn "$card" >"$out/e2fsck.log" 2>&1; then
 	echo "RESULT pass host_e2fsck" >>"$out/result.txt"
 else
 	echo "RESULT fail host_e2fsck see e2fsck.log" >>"$out/result.txt"
+fi
+if [ -n "$seed" ]; then
+	# The seed file on the card, against what e500-init.c seed_chunk()
+	# wrote: a fixed 16 KiB body (pattern_byte(7, offset)), each 512-byte
+	# sector starting with its number in the file, big-endian
+	if debugfs -R "cat /seed" "$card" 2>"$out/seed-verify.log" | perl -e '
+		use strict; use warnings;
+		my $chunks = $ARGV[0] * 64;
+		my $body = join "", map { chr(($_ * 131 + int($_ / 4096) * 7 + 7 * 29) & 255) } 0 .. 16383;
+		my ($got, $extra);
+		binmode STDIN;
+		for my $i (0 .. $chunks - 1) {
+			my $n = read(STDIN, $got, 16384);
+			if (!$n || $n != 16384) { print "the file ends in chunk $i\n"; exit 1 }
+			my $want = $body;
+			substr($want, $_ * 512, 4) = pack("N", $i * 32 + $_) for 0 .. 31;
+			if ($got ne $want) { print "chunk $i (offset ", $i * 16384, ") differs\n"; exit 1 }
+		}
+		if (read(STDIN, $extra, 1)) { print "the file is longer than $ARGV[0] MiB\n"; exit 1 }
+		print "$chunks chunks of 16 KiB as written\n";
+	' "$seed_mib" >>"$out/seed-verify.log"; then
+		echo "RESULT pass seed_data_verified" >>"$out/result.txt"
+	else
+		echo "RESULT fail seed_data_verified see seed-verify.log" >>"$out/result.txt"
+	fi
 fi
 rm -f "$card" "$out/initrd.gz"
 if [ $rc = 124 ] || [ $rc = 137 ]; then

@@ -4,8 +4,14 @@
 # count the guest's results, the built-in KUnit cases and the host-side
 # e2fsck of the card, three times: the card behind sdhci-pci, on QEMU 10's
 # eSDHC through the device-tree driver, and the same with a
-# "clock-frequency" in the node. Durations: Documentation/
+# "clock-frequency" in the node; then the seed's workload on QEMU 10's
+# eSDHC twice, stock (mq-deadline) and ours (coalesce), scored at the
+# card from QEMU's trace by build/host/cardtrace. Durations: Documentation/
 # benchmarks.md ("How long things take").
+#
+# Environment: E500_SEED_MIB (default 128), the seed's file in MiB, and
+# E500_SEED_MEM (default 128), the seed guests' RAM in MiB (ppce500 wants
+# a multiple of 64, and puts the initrd at 64 MiB: 128 at least).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 pass=0 fail=0
@@ -41,6 +47,72 @@ e500_boot() {
 	[ $rc = 0 ] && ok $label/finished || ko $label/finished "guest did not finish (exit $rc)"
 }
 
+kv_of() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+# seed_boot LABEL ELEVATOR: the seed on QEMU 10's eSDHC through the
+# device-tree driver, the card under ELEVATOR; its card trace scored
+# between phase markers 1 and 2 (build/runs/LABEL/card.kv)
+seed_boot() {
+	local label=$1 out=$top/build/runs/$1 base w
+	e500_boot "$label" --esdhc --seed "$2" --seed-mib "$seed_mib" --mem "$seed_mem"
+	rm -f "$out/card.kv"
+	base=$(sed -n 's/^KV marker_base=//p' "$out/result.txt")
+	if [ -n "$base" ] && [ -s "$out/trace.log" ] &&
+	   "$cardtrace" --marker-base "$base" --from 1 --to 2 --kv \
+		"$out/trace.log" >"$out/card.kv" 2>"$out/cardtrace.log"; then
+		w=$(kv_of writes "$out/card.kv")
+		if [ "${w:-0}" -gt 0 ]; then
+			ok "$label/card_trace_scored"
+		else
+			ko "$label/card_trace_scored" "no write command between the markers in $out/trace.log"
+		fi
+	else
+		rm -f "$out/card.kv"
+		ko "$label/card_trace_scored" "no trace or markers; see $out/cardtrace.log"
+	fi
+}
+
+# The seed's workload, stock against ours, on QEMU 10's eSDHC. One run
+# each under TCG: the figures are printed and kept in
+# build/runs/e500-seed.md, not compared (a benchmark, not a test).
+seed_runs() {
+	local table=$top/build/runs/e500-seed.md label stack elv k r mb
+	seed_mib=${E500_SEED_MIB:-128} seed_mem=${E500_SEED_MEM:-128}
+	cardtrace=$top/build/host/cardtrace
+	if ! make -s -C "$top" "$cardtrace" >/dev/null; then
+		ko e500-seed/cardtrace_build "make build/host/cardtrace failed"
+		return
+	fi
+	seed_boot e500-seed-stock mq-deadline
+	seed_boot e500-seed-ours coalesce
+	{
+		echo "The seed on QEMU 10's eSDHC (ppce500, sdhci-esdhc-e500 bound by device tree, TCG):"
+		echo "ext2 over a 4 GiB card, $seed_mib MiB written in 16 KiB writes and synced, $seed_mem MiB RAM;"
+		echo "card commands between phase markers 1 and 2, one run each ($(date -u +%F));"
+		echo "card model: $("$cardtrace" /dev/null | sed -n 's/^card model: //p')."
+		echo
+		echo "| stack | elevator | write cmds | <= 16 KiB | AU switches / distinct AUs | backward writes | est. MB/s, linear-only card | est. MB/s, any-order card | guest MB/s (write + sync) | sync s | held by the window |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|"
+		for label in e500-seed-stock e500-seed-ours; do
+			stack=${label#e500-seed-} k=$top/build/runs/$label/card.kv
+			r=$top/build/runs/$label/result.txt
+			elv=mq-deadline
+			[ "$stack" = ours ] && elv=coalesce
+			if [ ! -s "$k" ]; then
+				echo "| $stack | $elv | no trace | | | | | | | | |"
+				continue
+			fi
+			mb=$(sed -n 's/^KV guest_kbps=//p' "$r" | awk '{ printf "%.2f", $1 / 1000 }')
+			echo "| $stack | $elv | $(kv_of writes "$k") | $(kv_of small_writes "$k") |" \
+				"$(kv_of au_switches "$k") / $(kv_of distinct_aus "$k") = $(kv_of switch_ratio "$k") |" \
+				"$(kv_of backward_writes "$k") | $(kv_of est_linear_mbps "$k") |" \
+				"$(kv_of est_any_mbps "$k") | ${mb:--} |" \
+				"$(sed -n 's/^KV sync_seconds=//p' "$r") |" \
+				"$(sed -n 's/^STAT held //p' "$r" | head -n 1 | grep . || echo -) |"
+		done
+	} >"$table"
+	cat "$table"
+}
+
 # The card behind sdhci-pci (QEMU 7.2, Debian 12), then on the machine's
 # own eSDHC through the device-tree driver (QEMU 10 from the Debian 13
 # root, made once by qemu/trixie-root.sh: a minute or two the first time).
@@ -57,6 +129,7 @@ if "$top/qemu/trixie-root.sh" qemu-system-ppc; then
 		"$top/build/runs/e500-esdhc-clk/console.log" &&
 		ok e500-esdhc-clk/clock_frequency_used ||
 		ko e500-esdhc-clk/clock_frequency_used "the driver did not take clock-frequency = 100 MHz"
+	seed_runs
 else
 	ko e500-esdhc/trixie_root "qemu/trixie-root.sh failed; see build/trixie-root.log"
 fi

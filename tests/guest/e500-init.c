@@ -16,9 +16,21 @@
  *  - checks the scheduler's statistics (it held and released writes);
  *  - powers the machine off.
  *
+ * With "mmcc.e500=seed" on the kernel command line (qemu/run-e500.sh
+ * --seed) it runs the seed's workload instead: the disk's scheduler set
+ * to mmcc.elevator, the ext2 file system made over the whole card on the
+ * host, phase marker 1, a buffered sequential write of mmcc.seed_mib MiB
+ * in 16 KiB writes (the x86_64 seed's dd bs=16K), sync, phase marker 2,
+ * the scheduler's statistics, unmount. The host checks the file's
+ * contents on the card image afterwards (qemu/run-e500.sh): reading it
+ * back here would take as long as writing it under TCG.
+ * The markers are one-sector O_DIRECT reads at marker_base + 8 * k, so
+ * that cardtrace --marker-base cuts the workload out of QEMU's card trace.
+ *
  * Results go to the console as "MMCC RESULT pass|fail NAME", like the
- * x86_64 guest's, followed by "MMCC DONE". KUnit suites are built in and
- * report on the console during boot.
+ * x86_64 guest's, with "MMCC KV key=value", "MMCC STAT name value" and
+ * "MMCC MARKER k" in seed mode, followed by "MMCC DONE". KUnit suites
+ * are built in and report on the console during boot.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
@@ -31,6 +43,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEV	"/dev/mmcblk0"
@@ -198,9 +211,204 @@ static void run_blkcheck(const char *const argv[])
 		result(0, argv[1], "could not run blkcheck");
 }
 
+/* "mmcc.KEY=VALUE" on the kernel command line: VALUE into val. */
+static int cmdline_arg(const char *key, char *val, size_t len)
+{
+	char line[1024], *tok, *save;
+	size_t klen = strlen(key);
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	line[n > 0 ? n : 0] = '\0';
+	for (tok = strtok_r(line, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save))
+		if (!strncmp(tok, "mmcc.", 5) && !strncmp(tok + 5, key, klen) &&
+		    tok[5 + klen] == '=') {
+			snprintf(val, len, "%s", tok + 6 + klen);
+			return 0;
+		}
+	return -1;
+}
+
+static int read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define SEED_CHUNK	16384	/* dd bs=16K, as the x86_64 seed */
+#define SEED_FILE	"/mnt/seed"
+
+static unsigned long long marker_base;
+
+/*
+ * Phase marker k, as the x86_64 guest's: sync, then read one sector at
+ * marker_base + 8 * k with O_DIRECT, so that the card sees exactly that
+ * read (cardtrace --marker-base turns it into "phase k").
+ */
+static int marker(int k)
+{
+	void *buf;
+	int fd, ok;
+
+	sync();
+	if (posix_memalign(&buf, 4096, 4096))
+		return -1;
+	fd = open(DEV, O_RDONLY | O_DIRECT);
+	ok = fd >= 0 &&
+	     pread(fd, buf, 512, (off_t)(marker_base + 8 * k) * 512) == 512;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	printf("MMCC MARKER %d\n", k);
+	return ok ? 0 : -1;
+}
+
+/*
+ * The seed file's chunk i: a fixed body, each 512-byte sector starting
+ * with its sector number in the file (big-endian), so that a sector
+ * written to the wrong place or lost is found. qemu/run-e500.sh checks
+ * the file on the card image against the same pattern.
+ */
+static void seed_chunk(unsigned char *buf, unsigned int i)
+{
+	static unsigned char body[SEED_CHUNK];
+	static int body_made;
+	unsigned int s, n;
+
+	if (!body_made) {
+		for (s = 0; s < SEED_CHUNK; s++)
+			body[s] = pattern_byte(7, s);
+		body_made = 1;
+	}
+	memcpy(buf, body, SEED_CHUNK);
+	for (s = 0; s < SEED_CHUNK / 512; s++) {
+		n = i * (SEED_CHUNK / 512) + s;
+		buf[s * 512] = n >> 24;
+		buf[s * 512 + 1] = n >> 16;
+		buf[s * 512 + 2] = n >> 8;
+		buf[s * 512 + 3] = n;
+	}
+}
+
+static int seed_write(unsigned int chunks)
+{
+	static unsigned char buf[SEED_CHUNK];
+	unsigned int i;
+	int fd = open(SEED_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < chunks; i++) {
+		seed_chunk(buf, i);
+		if (write(fd, buf, SEED_CHUNK) != SEED_CHUNK) {
+			close(fd);
+			return -1;
+		}
+	}
+	return close(fd);
+}
+
+/* The scheduler's statistics as "MMCC STAT name value" lines. */
+static void print_stats(void)
+{
+	char line[128];
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		printf("MMCC STAT %s", line);
+	fclose(f);
+}
+
+/*
+ * The seed's workload (workloads.sh dd_workload on x86_64) on the
+ * card under ELEVATOR: a file of MIB MiB written through ext2 and synced
+ * between phase markers 1 and 2.
+ */
+static void run_seed(const char *elevator, unsigned int mib)
+{
+	unsigned int chunks = mib * (1024 * 1024 / SEED_CHUNK);
+	char buf[256], why[128];
+	unsigned long long sectors = 0;
+	double t0, ts, t1;
+	struct stat st;
+	int ok;
+
+	if (!read_text("/sys/block/mmcblk0/size", buf, sizeof(buf)))
+		sectors = strtoull(buf, NULL, 10);
+	if (sectors < 4096) {
+		result(0, "seed_card_size", buf);
+		return;
+	}
+	marker_base = sectors - 1024;
+	printf("MMCC KV card_sectors=%llu\n", sectors);
+	printf("MMCC KV marker_base=%llu\n", marker_base);
+	if (*elevator && write_file(SCHED, elevator)) {
+		result(0, "seed_elevator", strerror(errno));
+		return;
+	}
+	read_text(SCHED, buf, sizeof(buf));
+	printf("MMCC KV scheduler=%s\n", buf);
+	snprintf(why, sizeof(why), "[%s]", elevator);
+	result(!*elevator || strstr(buf, why), "seed_elevator", buf);
+	if (mount(DEV, "/mnt", "ext2", 0, NULL)) {
+		result(0, "seed_mount", strerror(errno));
+		return;
+	}
+	printf("MMCC KV fs=ext2 file_kib=%u\n", mib * 1024);
+
+	ok = !marker(1);
+	t0 = now_s();
+	ok &= !seed_write(chunks);
+	ts = now_s();
+	sync();
+	t1 = now_s();
+	ok &= !marker(2);
+	printf("MMCC KV guest_seconds=%.2f\n", t1 - t0);
+	printf("MMCC KV guest_kbps=%.0f\n", mib * 1024 / (t1 - t0));
+	printf("MMCC KV workload_kbps=%.0f\n", mib * 1024 / (ts - t0));
+	printf("MMCC KV sync_seconds=%.2f\n", t1 - ts);
+	result(ok, "seed_write", "write, sync or a marker read failed");
+	print_stats();
+	if (strstr(buf, "[coalesce]")) {
+		long held = stat_value("held");
+
+		snprintf(why, sizeof(why), "held=%ld writes_in=%ld", held,
+			 stat_value("writes_in"));
+		result(held > 0, "seed_window_held_writes", why);
+	}
+	ok = !stat(SEED_FILE, &st) && st.st_size == (off_t)mib << 20;
+	result(ok, "seed_file_size", "not the size written");
+
+	ok = !umount("/mnt");
+	result(ok, "seed_umount", ok ? "" : strerror(errno));
+}
+
 int main(void)
 {
-	char rca[32] = "0";
+	char rca[32] = "0", arg[64] = "";
 	int fd;
 
 	mkdir("/proc", 0755);
@@ -223,6 +431,18 @@ int main(void)
 		goto out;
 	}
 	result(1, "card_detected", "");
+	if (!cmdline_arg("e500", arg, sizeof(arg)) && !strcmp(arg, "seed")) {
+		char elevator[32] = "";
+		unsigned int mib = 128;
+
+		cmdline_arg("elevator", elevator, sizeof(elevator));
+		if (!cmdline_arg("seed_mib", arg, sizeof(arg)))
+			mib = strtoul(arg, NULL, 10);
+		printf("MMCC KV seed_mib=%u elevator=%s\n", mib,
+		       *elevator ? elevator : "default");
+		run_seed(elevator, mib ? mib : 128);
+		goto out;
+	}
 	select_coalesce();
 
 	/* Eager background writeback: small writes reach the window unsynced. */

@@ -73,12 +73,14 @@ mkdir -p "$out"
 # Settings: label, stack, module arguments of coalesce-iosched ("-":
 # none).  "aggr" holds writes as long and as many as the tunables allow
 # (drivers/mmc/coalesce/coalesce-tunables.h: hold_ms 1-10000, idle_ms
-# 1-1000, window_reqs 1-1024, capped by the tag budget) with 4 times the
+# 1-1000, meta_hold_ms 0-30000, meta_idle_ms 1-10000, sync_grace_ms 0 and queue_writes 0
+# (no pause in holding, no bound on the queue), window_reqs 1-1024,
+# capped by the tag budget) with 4 times the
 # default window size (window_kb 4-65536): more unacknowledged writes,
 # for longer, for a crash to cut into.
 SETTINGS=(
 	"ours ours -"
-	"ours_aggr ours hold_ms=10000,idle_ms=1000,window_reqs=1024,window_kb=16384"
+	"ours_aggr ours hold_ms=10000,idle_ms=1000,meta_hold_ms=30000,meta_idle_ms=10000,sync_grace_ms=0,queue_writes=0,window_reqs=1024,window_kb=16384"
 	"stock stock -"
 )
 

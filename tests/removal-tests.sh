@@ -32,9 +32,10 @@ removal() {
 	rm -f "$sock" "$out/console.log"
 	echo "-- remove=$how on the $stack stack (about a minute)"
 	[ "$how" = pci ] && q35=(--q35)
-	# ours: long hold and idle times, so that writes are held when the
+	# ours: long hold and idle times, no pause in holding after the fsync
+	# loop's sync writes, so that writes are held when the
 	# card goes (the guest reports how many: held_at_removal)
-	[ "$stack" = stock ] || args=(--args hold_ms=10000,idle_ms=1000)
+	[ "$stack" = stock ] || args=(--args hold_ms=10000,idle_ms=1000,sync_grace_ms=0)
 	"$top/qemu/run.sh" --scenario remove --stack "$stack" --out "$out" \
 		--no-trace --timeout 400 --qmp "$sock" "${q35[@]}" "${args[@]}" \
 		--kopt "mmcc.remove=$how" >"$out/run.log" 2>&1 &

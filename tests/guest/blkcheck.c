@@ -69,6 +69,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1533,15 +1534,92 @@ static double percentile(const double *sorted, size_t n, unsigned int pct)
  * else keeps the card busy: the latency a write-holding scheduler must
  * bound (an fsync() can wait on a page whose write is held).
  */
+/*
+ * Where a slow fsync() waits: a child samples the probe's kernel stack
+ * (/proc/PID/stack) every 100 ms while an fsync() has been running for a
+ * second, into memory shared with the probe, which prints the last sample
+ * of every fsync() that took 2 s or more. Without kallsyms the frames are
+ * addresses: resolve them with the guest kernel's System.map.
+ */
+#define PROBE_STACK_BYTES	1024
+
+/* Shared between the probe and its sampler: flags through __atomic. */
+struct probe_watch {
+	long long fsync_start_us;	/* 0: not in fsync() */
+	int done;
+	int have;			/* a sample was taken for this fsync */
+	char stack[PROBE_STACK_BYTES];
+};
+
+#define PW_GET(f)	__atomic_load_n(&(f), __ATOMIC_ACQUIRE)
+#define PW_SET(f, v)	__atomic_store_n(&(f), (v), __ATOMIC_RELEASE)
+
+static void probe_sample(struct probe_watch *pw, pid_t pid)
+{
+	char path[64], raw[PROBE_STACK_BYTES], *line, *save = NULL;
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, raw, sizeof(raw) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	raw[n] = 0;
+	/* "[<0>] frame" lines -> "frame,frame,..." */
+	for (line = strtok_r(raw, "\n", &save); line && len < sizeof(pw->stack) - 2;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *frame = strchr(line, ']');
+
+		frame = frame ? frame + 1 : line;
+		while (*frame == ' ')
+			frame++;
+		len += snprintf(pw->stack + len, sizeof(pw->stack) - len,
+				"%s%s", len ? "," : "", frame);
+	}
+	PW_SET(pw->have, 1);
+}
+
+static pid_t probe_watch_start(struct probe_watch *pw)
+{
+	pid_t parent = getpid(), child = fork();
+
+	if (child)
+		return child;	/* -1: no sampling, the probe runs anyway */
+	while (!PW_GET(pw->done)) {
+		long long start;
+
+		usleep(100 * 1000);
+		start = PW_GET(pw->fsync_start_us);
+		if (start && now_ms() * 1000 - start > 1000000)
+			probe_sample(pw, parent);
+	}
+	_exit(0);
+}
+
 static int fsync_probe(const char *dir, const char *stopfile)
 {
 	static double lat[PROBE_MAX];
+	struct probe_watch *pw;
+	pid_t watcher = -1;
 	unsigned char buf[4096];
 	char path[256], why[320];
 	size_t n = 0;
 	int bad = 0;
 
 	memset(buf, 0x6d, sizeof(buf));
+	pw = mmap(NULL, sizeof(*pw), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pw != MAP_FAILED) {
+		memset(pw, 0, sizeof(*pw));
+		watcher = probe_watch_start(pw);
+	} else {
+		pw = NULL;
+	}
 	while (n < PROBE_MAX && access(stopfile, F_OK)) {
 		double t0, t1;
 		int fd;
@@ -1557,6 +1635,10 @@ static int fsync_probe(const char *dir, const char *stopfile)
 			break;
 		}
 		t0 = now_ms();
+		if (pw) {
+			PW_SET(pw->have, 0);
+			PW_SET(pw->fsync_start_us, (long long)(t0 * 1000));
+		}
 		if (fsync(fd)) {
 			snprintf(why, sizeof(why), "fsync %s: %s", path,
 				 strerror(errno));
@@ -1565,9 +1647,21 @@ static int fsync_probe(const char *dir, const char *stopfile)
 			break;
 		}
 		t1 = now_ms();
+		if (pw) {
+			PW_SET(pw->fsync_start_us, 0);
+			if (t1 - t0 >= 2000 && PW_GET(pw->have))
+				printf("MMCC KV fsync_slow_ms=%.0f fsync_stack=%s\n",
+				       t1 - t0, pw->stack);
+		}
 		close(fd);
 		lat[n++] = t1 - t0;
 		usleep(PROBE_PERIOD_MS * 1000);
+	}
+	if (pw) {
+		PW_SET(pw->done, 1);
+		if (watcher > 0)
+			waitpid(watcher, NULL, 0);
+		munmap(pw, sizeof(*pw));
 	}
 	if (!bad && !n)
 		snprintf(why, sizeof(why), "%s existed before the first probe",

@@ -107,8 +107,10 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 	*au_count = 32;
 	*mean_dt = US(400);
 	switch (config) {
-	case 0:		/* defaults */
+	case 0:		/* defaults, longer hold where no stream goes */
 		p->hold_ns = MS(200);
+		p->meta_hold_ns = MS(800);
+		p->meta_idle_ns = MS(300);
 		break;
 	case 1:		/* tiny everything, sweep */
 		p->au_sectors = 64;
@@ -127,6 +129,7 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 		break;
 	case 2:		/* other knobs */
 		p->attach_ahead = true;
+		p->sync_grace_ns = MS(20);
 		p->hold_backward = false;
 		p->flush_release = false;
 		p->hold_ns = MS(50);
@@ -143,6 +146,7 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 		p->window_reqs = 1024;
 		p->window_bytes = 4 * 1024 * 1024;
 		p->hold_ns = MS(400);
+		p->meta_hold_ns = MS(1200);
 		p->idle_ns = MS(50);
 		*mean_dt = US(150);
 		break;
@@ -173,6 +177,12 @@ static void slot_put(struct model *m, struct slot *s)
 	m->free_slots[m->nr_free++] = (u32)(s - m->slots);
 }
 
+/* The longest a write may stay held under @p. */
+static u64 model_max_hold(const struct rwin_params *p)
+{
+	return p->meta_hold_ns > p->hold_ns ? p->meta_hold_ns : p->hold_ns;
+}
+
 /* One write leaves the engine in a command: the reference model's checks. */
 static void model_emit(struct model *m, struct rwin_write *wr)
 {
@@ -193,7 +203,7 @@ static void model_emit(struct model *m, struct rwin_write *wr)
 		/* No part of a merged write stays held past its own hold. */
 		if (pc->held && s->held)
 			MCHECK(m, wr->released_ns - pc->arrival <=
-				  m->p.hold_ns);
+				  model_max_hold(&m->p));
 		covered += pc->sectors;
 		for (i = pc->start; i < pc->start + pc->sectors; i++) {
 			/* A newer overlapping write must not have gone first. */
@@ -205,7 +215,8 @@ static void model_emit(struct model *m, struct rwin_write *wr)
 	}
 	MCHECK(m, covered == wr->sectors);
 	if (s->held)
-		MCHECK(m, wr->released_ns - wr->arrival_ns <= m->p.hold_ns);
+		MCHECK(m, wr->released_ns - wr->arrival_ns <=
+			  model_max_hold(&m->p));
 }
 
 static void model_check_cmd(struct model *m, struct rwin_cmd *cmd)
@@ -331,6 +342,7 @@ static void model_write(struct model *m)
 	struct slot *s, *older = NULL;
 	u64 kind = rnd_below(m, 100), r;
 	u32 held_before = m->win.held_count;
+	u64 grace_end;
 	u64 bytes_before = m->win.held_bytes;
 	sector_t start;
 	u32 sectors;
@@ -405,6 +417,7 @@ static void model_write(struct model *m)
 	for (r = 0; r < sectors; r++)
 		m->pending[start + r]++;
 
+	grace_end = m->win.sync_grace_end_ns;
 	held = rwin_add_write(&m->win, &s->w, m->now);
 	s->held = held;
 	s->piece[0].held = held;
@@ -419,6 +432,7 @@ static void model_write(struct model *m)
 		 */
 		if (!(s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA |
 				    RWIN_F_PREFLUSH)) &&
+		    m->now >= grace_end &&
 		    held_before + 1 <= m->p.window_reqs &&
 		    bytes_before + (u64)sectors * 512 <= m->p.window_bytes) {
 			MCHECK(m, held);
@@ -535,7 +549,7 @@ static void model_req_merge(struct model *m)
 		if (!s->piece[k].held || into->state == RWIN_ST_HELD)
 			continue;
 		MCHECK(m, gone->released_ns - s->piece[k].arrival <=
-			  m->p.hold_ns);
+			  model_max_hold(&m->p));
 		s->piece[k].held = false;
 	}
 	/* Still held: it now carries the older arrival of the two. */
@@ -580,14 +594,24 @@ static void model_consistency(struct model *m)
 	u32 i, held = 0;
 	u64 bytes = 0, last = 0;
 
-	/* The held FIFO is in arrival order, and its head is a chain head. */
+	/* Each held FIFO is in arrival order, and its head is a chain head. */
 	list_for_each_entry(wr, &m->win.held_fifo, link) {
-		MCHECK(m, wr->arrival_ns >= last);
+		MCHECK(m, wr->arrival_ns >= last && !wr->long_hold);
 		last = wr->arrival_ns;
 	}
-	if (m->win.held_count) {
+	last = 0;
+	list_for_each_entry(wr, &m->win.held_fifo_long, link) {
+		MCHECK(m, wr->arrival_ns >= last && wr->long_hold);
+		last = wr->arrival_ns;
+	}
+	if (!list_empty(&m->win.held_fifo)) {
 		wr = list_first_entry(&m->win.held_fifo, struct rwin_write,
 				      link);
+		MCHECK(m, !RB_EMPTY_NODE(&wr->node));
+	}
+	if (!list_empty(&m->win.held_fifo_long)) {
+		wr = list_first_entry(&m->win.held_fifo_long,
+				      struct rwin_write, link);
 		MCHECK(m, !RB_EMPTY_NODE(&wr->node));
 	}
 
@@ -649,7 +673,8 @@ int model_check(unsigned long long seed, long ops, int config)
 			model_req_merge(m);
 		} else if (kind < 764) {
 			/* A quiet spell: the timers must empty the window. */
-			advance(m, m->now + m->p.hold_ns + m->p.idle_ns + MS(100));
+			advance(m, m->now + model_max_hold(&m->p) + m->p.idle_ns +
+				   MS(100));
 			MCHECK(m, m->win.held_count == 0);
 		}
 		card_kick(m);

@@ -259,6 +259,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: replay [--small-kb N] [--window-reqs N] [--window-kb N]\n"
 		"              [--hold-ms N] [--idle-ms N] [--au-kb N] [--sweep]\n"
+		"              [--meta-hold-ms N] [--meta-idle-ms N]\n"
 		"              [--max-kb N] [--max-extents N] [--no-backward]\n"
 		"              [--backward-kb N]\n"
 		"              [--attach-ahead] [--off] [--tags N]\n"
@@ -277,10 +278,11 @@ static void print_stats(struct sim *s)
 	struct rwin_stats *st = &s->win.stats;
 	int i;
 
-	fprintf(stderr, "writes in %llu, held %llu (backward %llu), passed %llu\n",
+	fprintf(stderr, "writes in %llu, held %llu (backward %llu, long %llu), passed %llu\n",
 		(unsigned long long)st->writes,
 		(unsigned long long)st->holds,
 		(unsigned long long)st->holds_backward,
+		(unsigned long long)st->holds_long,
 		(unsigned long long)st->passed);
 	fprintf(stderr, "released:");
 	for (i = 0; i < RWIN_REL_NR; i++)
@@ -313,6 +315,8 @@ int main(int argc, char **argv)
 		{ "window-kb", required_argument, NULL, 'w' },
 		{ "hold-ms", required_argument, NULL, 'h' },
 		{ "idle-ms", required_argument, NULL, 'i' },
+		{ "meta-hold-ms", required_argument, NULL, 'M' },
+		{ "meta-idle-ms", required_argument, NULL, 'I' },
 		{ "au-kb", required_argument, NULL, 'a' },
 		{ "sweep", no_argument, NULL, 'S' },
 		{ "max-kb", required_argument, NULL, 'm' },
@@ -356,6 +360,12 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			s->p.idle_ns = v * NS_PER_MS;
+			break;
+		case 'M':
+			s->p.meta_hold_ns = v * NS_PER_MS;
+			break;
+		case 'I':
+			s->p.meta_idle_ns = v * NS_PER_MS;
 			break;
 		case 'a':
 			s->p.au_sectors = v * 2;

@@ -241,6 +241,100 @@ static void test_deadline_group(void)
 	CHECK(rwin_next_deadline(&win) == MS(1010));
 }
 
+/*
+ * meta_hold_ns: writes to an AU without a data stream wait longer; an AU
+ * that a data write reached within hold_ns keeps the short hold, and the
+ * earlier deadline of the two classes comes first.
+ */
+static void test_meta_hold(void)
+{
+	setup();
+	prm.hold_ns = MS(1000);
+	prm.meta_hold_ns = MS(10000);
+	prm.idle_ns = MS(100000);
+	start();
+	CHECK(!add(8192, 1024, 0, MS(0)));
+	CHECK(add(8192 + 2048, 8, 0, MS(10)));
+	CHECK(add(8, 8, 0, MS(20)));
+	CHECK(win.stats.holds_long == 1);
+	CHECK(rwin_next_deadline(&win) == MS(1010));
+	rwin_expire(&win, MS(1010));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(MS(1010)), "8192+1024");
+	CHECK_STR(pop(MS(1010)), "10240+8");
+	/* The stream left AU 1 more than hold_ns ago: long hold there too. */
+	CHECK(add(8192 + 4096, 8, 0, MS(1500)));
+	CHECK(win.stats.holds_long == 2);
+	CHECK(rwin_next_deadline(&win) == MS(10020));
+	rwin_expire(&win, MS(10019));
+	CHECK(rwin_held_count(&win) == 2);
+	rwin_expire(&win, MS(10020));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(MS(10020)), "8+8");
+	CHECK(rwin_next_deadline(&win) == MS(11500));
+	/* Off unless longer than hold_ns. */
+	setup();
+	prm.hold_ns = MS(1000);
+	prm.meta_hold_ns = MS(1000);
+	start();
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(win.stats.holds_long == 0);
+}
+
+/*
+ * meta_idle_ns: a short pause releases the writes under hold_ns (their
+ * AU groups); the ones under meta_hold_ns wait for the longer pause.
+ */
+static void test_meta_idle(void)
+{
+	setup();
+	prm.hold_ns = MS(1000);
+	prm.meta_hold_ns = MS(10000);
+	prm.idle_ns = MS(20);
+	prm.meta_idle_ns = MS(500);
+	start();
+	CHECK(!add(8192, 1024, 0, MS(0)));
+	CHECK_STR(pop(MS(0)), "8192+1024");
+	CHECK(add(8192 + 2048, 8, 0, MS(1)));
+	CHECK(add(8, 8, 0, MS(2)));
+	CHECK(rwin_next_deadline(&win) == MS(22));
+	rwin_expire(&win, MS(22));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK_STR(pop(MS(22)), "10240+8");
+	/* Quiet since 22 ms: the long pause counts from there. */
+	CHECK(rwin_next_deadline(&win) == MS(522));
+	rwin_expire(&win, MS(521));
+	CHECK(rwin_held_count(&win) == 1);
+	rwin_expire(&win, MS(522));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.release_events[RWIN_REL_IDLE] == 2);
+	CHECK_STR(pop(MS(522)), "8+8");
+}
+
+/*
+ * sync_grace_ns: after a sync write nothing is held for a while (its
+ * submitter may wait on the next background write); then holding resumes.
+ */
+static void test_sync_grace(void)
+{
+	setup();
+	prm.sync_grace_ns = MS(100);
+	prm.idle_ns = MS(100000);
+	start();
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(!add(100000, 8, RWIN_F_SYNC, MS(10)));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(!add(16, 8, 0, MS(50)));
+	CHECK(!add(16, 8, 0, MS(109)));
+	CHECK(win.stats.grace_passed == 2);
+	CHECK(add(4000, 8, 0, MS(110)));
+	CHECK_STR(pop(MS(110)), "8+8");
+	CHECK_STR(pop(MS(110)), "100000+8");
+	CHECK_STR(pop(MS(110)), "16+8");
+	CHECK_STR(pop(MS(110)), "16+8");
+	CHECK(rwin_held_count(&win) == 1);
+}
+
 static void test_deadline_sweep(void)
 {
 	setup();
@@ -929,6 +1023,9 @@ static const struct harness_case unit_cases[] = {
 	{ "count_bound", test_count_bound },
 	{ "bytes_bound", test_bytes_bound },
 	{ "deadline_group", test_deadline_group },
+	{ "meta_hold", test_meta_hold },
+	{ "meta_idle", test_meta_idle },
+	{ "sync_grace", test_sync_grace },
 	{ "deadline_sweep", test_deadline_sweep },
 	{ "idle", test_idle },
 	{ "idle_arrival", test_idle_arrival },

@@ -83,6 +83,8 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "held_backward %llu\n", s->st.holds_backward);
 	seq_printf(m, "meta %llu\n", s->st.meta);
 	seq_printf(m, "chained %llu\n", s->st.chained);
+	seq_printf(m, "held_long %llu\n", s->st.holds_long);
+	seq_printf(m, "grace_passed %llu\n", s->st.grace_passed);
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "released_%s %llu\n", coalesce_reason_names[i],
 			   s->st.released[i]);

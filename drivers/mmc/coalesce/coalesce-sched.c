@@ -613,15 +613,25 @@ static unsigned int coalesce_word_depth(struct blk_mq_hw_ctx *hctx,
  * the scheduler tags, so reads and sync writes always find one; the
  * window holds at most three quarters of those, so the data write that
  * would release held ones can always get in.
+ *
+ * Beside the held ones, at most queue_writes background writes may be
+ * queued or on the card. Whoever waits for one of them (an fsync() on the
+ * lock of an inode-table block that background writeback sent) waits for
+ * everything queued in front of it: on a slow card, 96 tags of 512 KiB
+ * are tens of seconds. The writer sleeps on a tag instead, as wbt would
+ * make it sleep (wbt is off here: held writes would count against it).
  */
 static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct coalesce_data *cd = data->q->elevator->elevator_data;
+	unsigned int depth = READ_ONCE(cd->async_depth);
+	unsigned int queued = READ_ONCE(cd->tun[COALESCE_T_queue_writes]);
 
 	if (op_is_sync(opf))
 		return;
-	data->shallow_depth = coalesce_word_depth(data->hctx,
-						  READ_ONCE(cd->async_depth));
+	if (queued)
+		depth = min(depth, READ_ONCE(cd->win.held_count) + queued);
+	data->shallow_depth = coalesce_word_depth(data->hctx, depth);
 }
 
 static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)

@@ -11,7 +11,8 @@
  * au_kb has one more rule: 0, or a power of two of at least 16.
  * The defaults come from replaying stock 6.1 card traces through the
  * window (Documentation/reorder-window.md): the hold curve bends at
- * 4.5-5 s, and below 2 s the window does worse than stock.
+ * 4.5-5 s, and below 2 s the window does worse than stock. meta_hold_ms
+ * and meta_idle_ms were measured in the guest (same document).
  */
 COALESCE_TUNABLE(enable, 1, 0, 1,
 		 "Hold and reorder writes (1) or pass them in arrival order (0)")
@@ -23,7 +24,15 @@ COALESCE_TUNABLE(window_kb, 4096, 4, 65536,
 		 "Most KiB held at once")
 COALESCE_TUNABLE(hold_ms, 5000, 1, 10000,
 		 "Longest hold of a write, in milliseconds")
+COALESCE_TUNABLE(meta_hold_ms, 20000, 0, 30000,
+		 "Longest hold in an AU no data write reached for hold_ms (0: hold_ms)")
 COALESCE_TUNABLE(idle_ms, 200, 1, 1000,
-		 "Release all held writes after this many ms without writes")
+		 "Release writes held under hold_ms after this many ms without writes")
+COALESCE_TUNABLE(meta_idle_ms, 1000, 1, 10000,
+		 "Release writes held under meta_hold_ms after this many ms without writes")
+COALESCE_TUNABLE(sync_grace_ms, 1000, 0, 10000,
+		 "Hold nothing for this many ms after a sync, FUA or flush write")
+COALESCE_TUNABLE(queue_writes, 8, 0, 1024,
+		 "Most background writes queued or on the card beside the held ones (0: no bound)")
 COALESCE_TUNABLE(au_kb, 0, 0, 262144,
 		 "Allocation unit in KiB: 0 = from the disk (else 4096); a power of two >= 16")

@@ -17,9 +17,11 @@
  *    ascending batch, then the new heads as the next batch, and so on, so
  *    writes to the same range leave in arrival order, in consecutive
  *    commands, and no command holds two overlapping writes.
- *  - held_fifo: held writes in arrival order. Arrival time never decreases,
- *    so the head is both the oldest write and the next hold deadline; it is
- *    always a chain head (its older rewrites would be older still). O(1).
+ *  - held_fifo, held_fifo_long: held writes in arrival order, one list per
+ *    hold time (hold_ns, meta_hold_ns). Arrival time never decreases, so
+ *    each head is the next hold deadline of its list, and the earlier of
+ *    the two heads is the next deadline of all. A rewrite goes in the list
+ *    of its chain, so each head is a chain head. O(1).
  *  - queued: interval tree (queued writes may overlap each other) used to
  *    keep a newer write behind an older one it overlaps. O(log q).
  *  - queue: FIFO of queued writes in issue order. Writes released together
@@ -99,6 +101,9 @@ void rwin_params_init(struct rwin_params *p)
 	p->window_reqs = 128;
 	p->window_bytes = 4 * 1024 * 1024;
 	p->hold_ns = 5000ULL * 1000 * 1000;
+	p->meta_hold_ns = 0;
+	p->meta_idle_ns = 0;
+	p->sync_grace_ns = 0;
 	p->idle_ns = 20ULL * 1000 * 1000;
 	p->max_sectors = 1024;
 	p->max_segs = 128;
@@ -125,6 +130,8 @@ int rwin_set_params(struct rwin_window *w, const struct rwin_params *p)
 	/* AU numbers of another AU size mean nothing: forget them. */
 	if (p->au_sectors != w->p.au_sectors)
 		memset(w->au_pos, 0, sizeof(w->au_pos));
+	/* A grace begun under the old sync_grace_ns does not outlive it. */
+	w->sync_grace_end_ns = 0;
 	w->p = *p;
 	return 0;
 }
@@ -139,6 +146,7 @@ int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 	w->p = *p;
 	w->held = RB_ROOT;
 	INIT_LIST_HEAD(&w->held_fifo);
+	INIT_LIST_HEAD(&w->held_fifo_long);
 	w->queued = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&w->queue);
 	return 0;
@@ -165,9 +173,9 @@ static sector_t rwin_au_wpos(struct rwin_window *w, u64 au)
 	return pos ? pos->wpos : 0;
 }
 
-static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
+/* The slot of @au, taken from the least recently used AU if need be. */
+static struct rwin_au_pos *rwin_au_slot(struct rwin_window *w, u64 au)
 {
-	u64 au = rwin_au(w, wr->start);
 	struct rwin_au_pos *pos = rwin_au_pos_find(w, au);
 	int i;
 
@@ -177,16 +185,42 @@ static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
 		for (i = 1; i < RWIN_TRACKED_AUS && pos->used; i++)
 			if (w->au_pos[i].used < pos->used)
 				pos = &w->au_pos[i];
-		pos->au = au;
-		pos->used = 0;
+		*pos = (struct rwin_au_pos){ .au = au };
 	}
+	pos->used = ++w->au_stamp;
+	return pos;
+}
+
+static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
+{
+	struct rwin_au_pos *pos = rwin_au_slot(w, rwin_au(w, wr->start));
+
 	/*
 	 * The furthest sector sent to the AU so far: on a linear-only card,
 	 * anything below it means rewriting the AU, not only a seek back.
 	 */
-	if (!pos->used || pos->wpos < rwin_end(wr))
+	if (pos->wpos < rwin_end(wr))
 		pos->wpos = rwin_end(wr);
-	pos->used = ++w->au_stamp;
+}
+
+/*
+ * Does no data stream visit @au? No data write has been queued to it for
+ * hold_ns (or it has dropped out of the table). Its held writes would
+ * only leave at their deadline, each deadline one AU visit, so they may
+ * wait meta_hold_ns: a metadata block redirtied meanwhile stays under
+ * writeback and is not sent again (write_cache_pages() skips it), and an
+ * indirect block written ahead of its data gets the time for the stream
+ * to arrive.
+ */
+static bool rwin_au_streamless(struct rwin_window *w, u64 au, u64 now)
+{
+	const struct rwin_au_pos *pos;
+
+	if (w->p.meta_hold_ns <= w->p.hold_ns)
+		return false;
+	pos = rwin_au_pos_find(w, au);
+	return !pos || !pos->data_ns ||
+	       rwin_elapsed(now, pos->data_ns) >= w->p.hold_ns;
 }
 
 /* ---- held tree ---------------------------------------------------------- */
@@ -240,8 +274,11 @@ static struct rwin_write *rwin_held_ending_after(struct rwin_window *w,
 
 static void rwin_held_account(struct rwin_window *w, struct rwin_write *wr)
 {
-	list_add_tail(&wr->link, &w->held_fifo);
+	list_add_tail(&wr->link, wr->long_hold ? &w->held_fifo_long :
+						 &w->held_fifo);
 	wr->state = RWIN_ST_HELD;
+	if (wr->long_hold)
+		w->stats.holds_long++;
 
 	w->held_count++;
 	w->held_bytes += rwin_bytes(wr);
@@ -463,40 +500,82 @@ static u64 rwin_idle_ref(const struct rwin_window *w)
 		w->idle_since_ns : w->last_arrival_ns;
 }
 
+static u64 rwin_deadline(const struct rwin_window *w,
+			 const struct rwin_write *wr)
+{
+	return rwin_add_sat(wr->arrival_ns,
+			    wr->long_hold ? w->p.meta_hold_ns : w->p.hold_ns);
+}
+
+/* The held write whose deadline comes first (NULL if none is held). */
+static struct rwin_write *rwin_first_due(const struct rwin_window *w)
+{
+	struct rwin_write *a = NULL, *b = NULL;
+
+	if (!list_empty(&w->held_fifo))
+		a = list_first_entry(&w->held_fifo, struct rwin_write, link);
+	if (!list_empty(&w->held_fifo_long))
+		b = list_first_entry(&w->held_fifo_long, struct rwin_write,
+				     link);
+	if (!a || (b && rwin_deadline(w, b) < rwin_deadline(w, a)))
+		return b;
+	return a;
+}
+
+/* The quiet spell after which writes held under meta_hold_ns go too. */
+static u64 rwin_long_idle(const struct rwin_window *w)
+{
+	return w->p.meta_idle_ns > w->p.idle_ns ? w->p.meta_idle_ns :
+						   w->p.idle_ns;
+}
+
 void rwin_expire(struct rwin_window *w, u64 now)
 {
-	while (w->held_count) {
-		struct rwin_write *oldest = list_first_entry(&w->held_fifo,
-							     struct rwin_write,
-							     link);
+	struct rwin_write *due;
 
-		if (rwin_add_sat(oldest->arrival_ns, w->p.hold_ns) > now)
-			break;
+	while ((due = rwin_first_due(w)) && rwin_deadline(w, due) <= now) {
 		if (w->p.deadline_sweep)
 			rwin_release_all(w, RWIN_REL_DEADLINE, now);
 		else
-			rwin_release_au(w, rwin_au(w, oldest->start),
+			rwin_release_au(w, rwin_au(w, due->start),
 					RWIN_REL_DEADLINE, now);
 	}
 
-	if (w->held_count && rwin_device_idle(w) &&
-	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) <= now)
+	if (!w->held_count || !rwin_device_idle(w) ||
+	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) > now)
+		return;
+	if (rwin_add_sat(rwin_idle_ref(w), rwin_long_idle(w)) <= now) {
 		rwin_release_all(w, RWIN_REL_IDLE, now);
+		return;
+	}
+	/*
+	 * A short pause between writeback bursts: release the AU groups of
+	 * the writes under hold_ns. Those under meta_hold_ns wait for a longer
+	 * quiet spell, or each pause would cost a visit to every metadata AU.
+	 */
+	while (!list_empty(&w->held_fifo)) {
+		struct rwin_write *wr = list_first_entry(&w->held_fifo,
+							 struct rwin_write,
+							 link);
+
+		rwin_release_au(w, rwin_au(w, wr->start), RWIN_REL_IDLE, now);
+	}
 }
 EXPORT_SYMBOL_NS_GPL(rwin_expire, COALESCE_IOSCHED);
 
 u64 rwin_next_deadline(const struct rwin_window *w)
 {
-	const struct rwin_write *oldest;
+	const struct rwin_write *due = rwin_first_due(w);
 	u64 next, idle;
 
-	if (!w->held_count)
+	if (!due)
 		return RWIN_NO_DEADLINE;
 
-	oldest = list_first_entry(&w->held_fifo, struct rwin_write, link);
-	next = rwin_add_sat(oldest->arrival_ns, w->p.hold_ns);
+	next = rwin_deadline(w, due);
 	if (rwin_device_idle(w)) {
-		idle = rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns);
+		idle = rwin_add_sat(rwin_idle_ref(w),
+				    list_empty(&w->held_fifo) ?
+				    rwin_long_idle(w) : w->p.idle_ns);
 		if (idle < next)
 			next = idle;
 	}
@@ -542,9 +621,9 @@ static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 	return false;
 }
 
-/* Release the AU group of the oldest held write until @wr fits. Oldest,
- * not largest: it is O(1), and that group is the nearest to its deadline,
- * so releasing it gives up the least holding time.
+/* Release the AU group of the held write nearest its deadline until @wr
+ * fits. Not the largest group: this is O(1), and it gives up the least
+ * holding time.
  */
 static void rwin_make_room(struct rwin_window *w, const struct rwin_write *wr,
 			   u64 now)
@@ -552,14 +631,12 @@ static void rwin_make_room(struct rwin_window *w, const struct rwin_write *wr,
 	while (w->held_count &&
 	       (w->held_count + 1 > w->p.window_reqs ||
 		w->held_bytes + rwin_bytes(wr) > w->p.window_bytes)) {
-		struct rwin_write *oldest = list_first_entry(&w->held_fifo,
-							     struct rwin_write,
-							     link);
+		struct rwin_write *due = rwin_first_due(w);
 		enum rwin_reason reason = RWIN_REL_BYTES;
 
 		if (w->held_count + 1 > w->p.window_reqs)
 			reason = RWIN_REL_COUNT;
-		rwin_release_au(w, rwin_au(w, oldest->start), reason, now);
+		rwin_release_au(w, rwin_au(w, due->start), reason, now);
 	}
 }
 
@@ -588,6 +665,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 {
 	u32 urgent = wr->flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH);
 	u32 nohold = urgent | (wr->flags & RWIN_F_NOHOLD);
+	bool grace = now < w->sync_grace_end_ns;
 	struct rwin_write *over;
 	bool backward, same;
 
@@ -599,6 +677,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	wr->state = RWIN_ST_NEW;
 	wr->batch = 0;
 	wr->released_ns = 0;
+	wr->long_hold = 0;
 
 	/*
 	 * Somebody waits for this write (or for the flush before it) and may
@@ -628,7 +707,21 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 		over = NULL;
 	}
 
-	if (!nohold && rwin_may_hold(w, wr, over, &backward)) {
+	/*
+	 * Somebody is syncing: the next background writes may be what they
+	 * wait for (an fsync() sends its data, then waits on the lock of an
+	 * inode-table block that the flusher is only now sending), and
+	 * nothing else would tell the window. Hold nothing for a while.
+	 */
+	if (urgent)
+		w->sync_grace_end_ns = rwin_add_sat(now, w->p.sync_grace_ns);
+	else if (grace)
+		w->stats.grace_passed++;
+
+	if (!nohold && !grace && rwin_may_hold(w, wr, over, &backward)) {
+		/* A rewrite keeps its chain's hold: each FIFO stays ordered. */
+		wr->long_hold = over ? over->long_hold :
+			rwin_au_streamless(w, rwin_au(w, wr->start), now);
 		rwin_make_room(w, wr, now);
 		/* Making room may have released the write it rewrites. */
 		if (!over || over->state == RWIN_ST_HELD) {
@@ -646,6 +739,9 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	}
 
 	rwin_queue_add(w, wr, 0);
+	/* A data stream is in this AU: what is held there goes with it. */
+	if (wr->sectors > w->p.small_sectors)
+		rwin_au_slot(w, rwin_au(w, wr->start))->data_ns = now ?: 1;
 	w->stats.passed++;
 	return false;
 }
@@ -1110,12 +1206,14 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 
 	/*
 	 * Two held writes: the merged one keeps the older arrival, and its
-	 * place in the arrival order, so nothing is held past hold_ns.
+	 * place in the arrival order (in the older one's FIFO, under its
+	 * hold time), so nothing is held past its hold time.
 	 */
 	if (into->state == RWIN_ST_HELD && gone->state == RWIN_ST_HELD &&
 	    gone->arrival_ns < into->arrival_ns) {
 		list_move(&into->link, &gone->link);
 		into->arrival_ns = gone->arrival_ns;
+		into->long_hold = gone->long_hold;
 	}
 
 	if (gone->state == RWIN_ST_QUEUED) {

@@ -98,6 +98,23 @@ struct rwin_params {
 	u32 window_reqs;	/* max held writes; default 128 */
 	u64 window_bytes;	/* max held bytes; default 4 MiB */
 	u64 hold_ns;		/* max hold time; default 5 s */
+	/*
+	 * Max hold time of a write to an AU that no data write has reached for
+	 * hold_ns (metadata-only AUs, indirect blocks written ahead of their
+	 * data). Only used if longer than hold_ns; default 0 (off).
+	 */
+	u64 meta_hold_ns;
+	/*
+	 * The idle rule releases writes held under meta_hold_ns only after
+	 * this long without activity (if longer than idle_ns); default 0.
+	 */
+	u64 meta_idle_ns;
+	/*
+	 * After a sync, FUA or flush write arrives, hold no write for this
+	 * long (its submitter may wait on the next background write, and
+	 * nothing else would tell). Default 0.
+	 */
+	u64 sync_grace_ns;
 	u64 idle_ns;		/* release when idle this long; default 20 ms */
 	u32 max_sectors;	/* max sectors per extent; default 1024 */
 	u32 max_segs;		/* max segments per extent; default 128 */
@@ -141,6 +158,7 @@ struct rwin_write {
 	u32 batch;		/* release batch; 0 = passed straight through */
 	u8 state;		/* enum rwin_state */
 	u8 reason;		/* enum rwin_reason, if it was held */
+	u8 long_hold;		/* held under meta_hold_ns */
 };
 
 /* One contiguous transfer: nr_writes writes from first, in list order. */
@@ -169,6 +187,8 @@ struct rwin_stats {
 	u64 holds;		/* writes held */
 	u64 holds_backward;	/* ... of them because they went backward */
 	u64 chained;		/* ... of them behind an older held rewrite */
+	u64 holds_long;		/* ... of them under meta_hold_ns */
+	u64 grace_passed;	/* holdable or not, passed in a sync grace */
 	u64 meta;		/* writes flagged RWIN_F_META */
 	u64 released[RWIN_REL_NR];	/* held writes released, per reason */
 	u64 release_events[RWIN_REL_NR];	/* release decisions, per reason */
@@ -189,12 +209,14 @@ struct rwin_au_pos {
 	u64 au;
 	sector_t wpos;		/* furthest sector sent to this AU */
 	u64 used;		/* LRU stamp, 0 = free slot */
+	u64 data_ns;		/* last data write queued here, 0 = none */
 };
 
 struct rwin_window {
 	struct rwin_params p;
 	struct rb_root held;		/* oldest held write per range */
 	struct list_head held_fifo;	/* held writes by arrival */
+	struct list_head held_fifo_long; /* ... held under meta_hold_ns */
 	u32 held_count;
 	u64 held_bytes;
 	struct rb_root_cached queued;	/* queued writes, interval tree */
@@ -205,6 +227,7 @@ struct rwin_window {
 	u64 last_arrival_ns;
 	u64 idle_since_ns;
 	u64 au_stamp;
+	u64 sync_grace_end_ns;
 	struct rwin_au_pos au_pos[RWIN_TRACKED_AUS];
 	struct rwin_stats stats;
 };

@@ -152,6 +152,54 @@ static void rwin_test_deadline(struct kunit *test)
 			   "8+8");
 }
 
+/*
+ * A write to an AU no data write has reached for hold_ns is held for
+ * meta_hold_ns; one next to a data stream keeps hold_ns.
+ */
+static void rwin_test_meta_hold(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.hold_ns = RWIN_TEST_MS(1000);
+	ctx->prm.meta_hold_ns = RWIN_TEST_MS(10000);
+	ctx->prm.idle_ns = RWIN_TEST_MS(100000);
+	rwin_test_start(test);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 8192, 1024, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 10240, 8, 0,
+					      RWIN_TEST_MS(10)));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0,
+					      RWIN_TEST_MS(20)));
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.holds_long, 1ULL);
+	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
+			RWIN_TEST_MS(1010));
+	rwin_expire(&ctx->win, RWIN_TEST_MS(1010));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
+			RWIN_TEST_MS(10020));
+	rwin_expire(&ctx->win, RWIN_TEST_MS(10019));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	rwin_expire(&ctx->win, RWIN_TEST_MS(10020));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+}
+
+/* After a sync write nothing is held for sync_grace_ns. */
+static void rwin_test_sync_grace(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.sync_grace_ns = RWIN_TEST_MS(100);
+	ctx->prm.idle_ns = RWIN_TEST_MS(100000);
+	rwin_test_start(test);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 100000, 8, RWIN_F_SYNC,
+					       RWIN_TEST_MS(10)));
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 16, 8, 0,
+					       RWIN_TEST_MS(109)));
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.grace_passed, 1ULL);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 24, 8, 0,
+					      RWIN_TEST_MS(110)));
+}
+
 static void rwin_test_idle(struct kunit *test)
 {
 	struct rwin_test_ctx *ctx = test->priv;
@@ -389,6 +437,8 @@ static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_attach_order),
 	KUNIT_CASE(rwin_test_count_bound),
 	KUNIT_CASE(rwin_test_deadline),
+	KUNIT_CASE(rwin_test_meta_hold),
+	KUNIT_CASE(rwin_test_sync_grace),
 	KUNIT_CASE(rwin_test_idle),
 	KUNIT_CASE(rwin_test_sync_releases),
 	KUNIT_CASE(rwin_test_read_overlap),

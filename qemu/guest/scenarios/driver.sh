@@ -110,9 +110,12 @@ scenario_driver() {
 	while [ ! -b ${DEV}p1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -b ${DEV}p1 ] && pass partition_node || fail partition_node "no ${DEV}p1"
 	if ours; then
-		# long hold and idle times: releases then have one clear reason
+		# long hold and idle times, and no pause in holding after the
+		# partition table's sync writes: releases then have one clear
+		# reason
 		echo 5000 >$DISKP/hold_ms
 		echo 1000 >$DISKP/idle_ms
+		echo 0 >$DISKP/sync_grace_ms
 	fi
 
 	r0=$(ours && stat_get released_read)
@@ -129,6 +132,7 @@ scenario_driver() {
 		kv released_flush="$(stat_get released_flush)"
 		echo default >$DISKP/hold_ms
 		echo default >$DISKP/idle_ms
+		echo default >$DISKP/sync_grace_ms
 		params_checks
 	fi
 

@@ -1543,9 +1543,13 @@ static double percentile(const double *sorted, size_t n, unsigned int pct)
  */
 #define PROBE_STACK_BYTES	1024
 
-/* Shared between the probe and its sampler: flags through __atomic. */
+/*
+ * Shared between the probe and its sampler: flags through __atomic, all
+ * of them int (32-bit PowerPC has no 8-byte atomics without libatomic).
+ */
 struct probe_watch {
-	long long fsync_start_us;	/* 0: not in fsync() */
+	double base_ms;			/* set before the sampler starts */
+	int fsync_start_ms;		/* 0: not in fsync(); else since base + 1 */
 	int done;
 	int have;			/* a sample was taken for this fsync */
 	char stack[PROBE_STACK_BYTES];
@@ -1591,11 +1595,11 @@ static pid_t probe_watch_start(struct probe_watch *pw)
 	if (child)
 		return child;	/* -1: no sampling, the probe runs anyway */
 	while (!PW_GET(pw->done)) {
-		long long start;
+		int start;
 
 		usleep(100 * 1000);
-		start = PW_GET(pw->fsync_start_us);
-		if (start && now_ms() * 1000 - start > 1000000)
+		start = PW_GET(pw->fsync_start_ms);
+		if (start && now_ms() - pw->base_ms - (start - 1) > 1000)
 			probe_sample(pw, parent);
 	}
 	_exit(0);
@@ -1616,6 +1620,7 @@ static int fsync_probe(const char *dir, const char *stopfile)
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (pw != MAP_FAILED) {
 		memset(pw, 0, sizeof(*pw));
+		pw->base_ms = now_ms();
 		watcher = probe_watch_start(pw);
 	} else {
 		pw = NULL;
@@ -1637,7 +1642,7 @@ static int fsync_probe(const char *dir, const char *stopfile)
 		t0 = now_ms();
 		if (pw) {
 			PW_SET(pw->have, 0);
-			PW_SET(pw->fsync_start_us, (long long)(t0 * 1000));
+			PW_SET(pw->fsync_start_ms, (int)(t0 - pw->base_ms) + 1);
 		}
 		if (fsync(fd)) {
 			snprintf(why, sizeof(why), "fsync %s: %s", path,
@@ -1648,7 +1653,7 @@ static int fsync_probe(const char *dir, const char *stopfile)
 		}
 		t1 = now_ms();
 		if (pw) {
-			PW_SET(pw->fsync_start_us, 0);
+			PW_SET(pw->fsync_start_ms, 0);
 			if (t1 - t0 >= 2000 && PW_GET(pw->have))
 				printf("MMCC KV fsync_slow_ms=%.0f fsync_stack=%s\n",
 				       t1 - t0, pw->stack);

@@ -42,10 +42,10 @@ help:
 	@echo "make trixie-root  the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
 
 deps:
-	@qemu/deps.sh build qemu guest ppc plot
+	@qemu/setup/deps.sh build qemu guest ppc plot
 
 kernel: deps
-	@qemu/kernel.sh x86_64
+	@qemu/setup/kernel.sh x86_64
 
 modules: kernel
 	@mkdir -p $(BUILD)/modules-x86_64
@@ -55,18 +55,18 @@ modules: kernel
 guest: modules
 	@qemu/initramfs.sh
 
-$(CARDTRACE): tests/cardtrace/cardtrace.c tests/cardtrace/card-model.c tests/cardtrace/card-model.h
+$(CARDTRACE): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(CARDTRACE_SAN): tests/cardtrace/cardtrace.c tests/cardtrace/card-model.c tests/cardtrace/card-model.h
+$(CARDTRACE_SAN): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^)
 
 # A fresh clone: the build packages and build/linux-6.1 (tests/window
 # builds the kernel's rbtree) first, then the analyzer.
 unit:
-	@qemu/kernel-source.sh
+	@qemu/setup/kernel-source.sh
 	@$(MAKE) -s $(CARDTRACE) $(CARDTRACE_SAN)
 	@tests/check.sh unit
 
@@ -96,16 +96,16 @@ check: deps
 	@tests/check.sh unit lint qemu e500 crash removal blktests
 
 trixie-root:
-	@qemu/trixie-root.sh qemu-system-ppc
+	@qemu/setup/trixie-root.sh qemu-system-ppc
 
 bench-timed: guest $(CARDTRACE)
-	@tests/bench-timed.sh
+	@qemu/bench-timed.sh
 
 bench: guest $(CARDTRACE)
-	@tests/bench.sh
+	@qemu/bench.sh
 
 demo: guest $(CARDTRACE)
-	@tests/demo.sh
+	@qemu/demo.sh
 
 clean:
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) clean 2>/dev/null || true

@@ -28,7 +28,7 @@ root=$top/build/initramfs-x86_64-blktests.root
 
 # Debian packages of the guest-side tools (fio itself comes from the fio
 # archive that qemu/initramfs.sh builds): deps.sh's blktests set.
-"$here/deps.sh" blktests
+"$here/setup/deps.sh" blktests
 
 # Commands the `check` script, common/rc, common/fio and the block tests
 # run (block/003 004 005 012), plus what the guest scenario uses.

@@ -16,10 +16,10 @@ root=$top/build/initramfs-x86_64$suffix.root
 out=$top/build/initramfs-x86_64$suffix.cpio.gz
 fio_out=$top/build/initramfs-x86_64-fio.cpio.gz
 
-"$here/deps.sh" guest
+"$here/setup/deps.sh" guest
 
 [ -f "$kout/arch/x86/boot/bzImage" ] || {
-	echo "initramfs.sh: no guest kernel yet; run qemu/kernel.sh first" >&2
+	echo "initramfs.sh: no guest kernel yet; run qemu/setup/kernel.sh first" >&2
 	exit 1
 }
 
@@ -36,7 +36,7 @@ cp /etc/mke2fs.conf "$root/etc/"
 # The guest-side test program, static so it needs no libraries.
 mkdir -p "$root/usr/local/bin"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/local/bin/blkcheck" \
-	"$top/tests/guest/blkcheck.c"
+	"$top/qemu/guest/blkcheck.c"
 install -m 0755 "$here/guest/init" "$root/init"
 cp "$here"/guest/scenarios/* "$root/scenarios/"
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Boot the e500 (32-bit big-endian PowerPC) kernel with our host and block
 # drivers built in, on QEMU's ppce500 machine with an SD card behind
-# sdhci-pci, and run the e500 boot test (tests/guest/e500-init.c).
+# sdhci-pci, and run the e500 boot test (qemu/guest/e500-init.c).
 #
 # Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS] [--esdhc [--esdhc-clock HZ]]
 #                         [--seed ELEVATOR [--seed-mib N]] [--mem MiB]
 # --esdhc: the card on the machine's own Freescale eSDHC (device tree
 # node sdhc@2e000, "fsl,esdhc", big-endian registers) instead of
-# sdhci-pci: QEMU 10 from the Debian 13 root (qemu/trixie-root.sh), since
+# sdhci-pci: QEMU 10 from the Debian 13 root (qemu/setup/trixie-root.sh), since
 # Debian 12's QEMU 7.2 has no eSDHC model.
 # --esdhc-clock HZ: the same, with "clock-frequency = <HZ>" added to the
 # eSDHC node of QEMU's device tree (dumped, edited with dtc from the
@@ -56,10 +56,10 @@ case $seed_mib$mem in
 *[!0-9]*) echo "run-e500.sh: --seed-mib and --mem want MiB" >&2; exit 2 ;;
 esac
 kernel=$top/build/kernel-ppc/vmlinux
-[ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/kernel.sh ppc)" >&2; exit 2; }
-"$here/deps.sh" ppc qemu
+[ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/setup/kernel.sh ppc)" >&2; exit 2; }
+"$here/setup/deps.sh" ppc qemu
 if [ $esdhc = 1 ]; then
-	"$here/trixie-root.sh" qemu-system-ppc ${esdhc_clock:+device-tree-compiler}
+	"$here/setup/trixie-root.sh" qemu-system-ppc ${esdhc_clock:+device-tree-compiler}
 	troot=$top/build/trixie-root
 fi
 
@@ -68,9 +68,9 @@ root=$out/initramfs.root
 rm -rf "$root" "$out/console.log" "$out/result.txt" "$out/trace.log"
 mkdir -p "$root/bin"
 powerpc-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
-	"$top/tests/guest/e500-init.c"
+	"$top/qemu/guest/e500-init.c"
 powerpc-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/blkcheck" \
-	"$top/tests/guest/blkcheck.c"
+	"$top/qemu/guest/blkcheck.c"
 (cd "$root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out/initrd.gz"
 rm -rf "$root"
 

@@ -161,7 +161,7 @@ card_drive=(-drive if=none,id=card0,file="$card",format=raw,cache=unsafe)
 nbdkit_pid=
 if [ -n "$card_profile" ]; then
 	[ "$usb" = 0 ] || { echo "run.sh: --card-profile times the SD card; not with --usb" >&2; exit 2; }
-	"$here/deps.sh" cardtime
+	"$here/setup/deps.sh" cardtime
 	make -s -C "$here/cardtime" || { echo "run.sh: building the cardtime filter failed" >&2; exit 2; }
 	sock=$out/card.sock
 	rm -f "$sock" "$out/nbdkit.pid" "$out/cardtime.txt"

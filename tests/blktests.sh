@@ -23,7 +23,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
-. "$top/tests/results.sh"
+. "$top/tests/lib/results.sh"
 
 TESTS="block/003 block/004 block/005 block/012"
 timeout=${BLKTESTS_TIMEOUT:-25}

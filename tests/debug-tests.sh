@@ -11,10 +11,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 src=$top/build/debug-src
 mods=$top/build/modules-x86_64-debug
-. "$top/tests/results.sh"
+. "$top/tests/lib/results.sh"
 finish() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit $?; }
 
-"$top/qemu/kernel.sh" x86_64-debug || { ko debug/kernel_build "see build/kernel-x86_64-debug/build.log"; finish; }
+"$top/qemu/setup/kernel.sh" x86_64-debug || { ko debug/kernel_build "see build/kernel-x86_64-debug/build.log"; finish; }
 # Modules for this kernel, from a copy of the sources (the normal build's
 # objects live in the project tree).
 rm -rf "$src" "$mods"

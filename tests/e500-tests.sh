@@ -18,7 +18,7 @@ pass=0 fail=0
 ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $1: $2"; fail=$((fail + 1)); }
 
-if ! "$top/qemu/kernel.sh" ppc; then
+if ! "$top/qemu/setup/kernel.sh" ppc; then
 	ko e500/kernel_build "see build/kernel-ppc/build.log"
 	echo "$pass passed, $fail failed"
 	exit 1
@@ -115,9 +115,9 @@ seed_runs() {
 
 # The card behind sdhci-pci (QEMU 7.2, Debian 12), then on the machine's
 # own eSDHC through the device-tree driver (QEMU 10 from the Debian 13
-# root, made once by qemu/trixie-root.sh: a minute or two the first time).
+# root, made once by qemu/setup/trixie-root.sh: a minute or two the first time).
 e500_boot e500
-if "$top/qemu/trixie-root.sh" qemu-system-ppc; then
+if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc; then
 	e500_boot e500-esdhc --esdhc
 	grep -q 'sdhci-esdhc-e500-of.*base clock' "$top/build/runs/e500-esdhc/console.log" &&
 		ok e500-esdhc/of_driver_bound ||
@@ -131,7 +131,7 @@ if "$top/qemu/trixie-root.sh" qemu-system-ppc; then
 		ko e500-esdhc-clk/clock_frequency_used "the driver did not take clock-frequency = 100 MHz"
 	seed_runs
 else
-	ko e500-esdhc/trixie_root "qemu/trixie-root.sh failed; see build/trixie-root.log"
+	ko e500-esdhc/trixie_root "qemu/setup/trixie-root.sh failed; see build/trixie-root.log"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -5,7 +5,7 @@
 # into it (not the working tree), runs `make TARGET` there as root, and
 # reports PASS or FAIL with the log and the time taken. Everything else
 # (compilers, kernel source, QEMU, ...) must be installed by the project's
-# own scripts (qemu/deps.sh).
+# own scripts (qemu/setup/deps.sh).
 #
 # Usage: tests/fresh-machine.sh [--target TARGET] [--from GITDIR] [--keep]
 #                               [--ccache DIR] [--mirror URL] [--root DIR]

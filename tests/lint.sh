@@ -5,7 +5,7 @@
 # build (make kernel). About a minute.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/results.sh"
+. "$top/tests/lib/results.sh"
 src=$top/build/linux-6.1
 kdir=$top/build/kernel-x86_64
 log=$top/build/test-logs/lint-build.log
@@ -18,7 +18,7 @@ fi
 
 cd "$top"
 for f in $(git ls-files 'drivers/*.c' 'drivers/*.h' 'include/*.h' \
-	'tests/guest/*.c' 'tests/cardtrace/*.c'); do
+	'qemu/guest/*.c' 'tests/tools/cardtrace/*.c'); do
 	ignore=FILE_PATH_CHANGES
 	# Trace event headers keep the TRACE_EVENT() layout that every
 	# header in include/trace/events/ uses, which --strict flags.

@@ -6,7 +6,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 cardtrace=$top/build/host/cardtrace
-. "$top/tests/results.sh"
+. "$top/tests/lib/results.sh"
 RUN_NO=0
 rm -rf "$runs"/test-*
 
@@ -110,7 +110,7 @@ trace_has_writes "$LAST_OUT" seed/$OURS
 # test passes through it, the filter charged time, the run took at least
 # that long, and the analyzer's estimate from QEMU's trace of the same run
 # agrees with what the filter charged within 5 %.
-. "$top/tests/card-time.sh"
+. "$top/tests/tools/card-time.sh"
 t0=$(date +%s.%N)
 LABEL=smoke-timed scenario smoke $OURS 300 --card-profile cheap12
 wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')

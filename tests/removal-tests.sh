@@ -18,7 +18,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
-. "$top/tests/results.sh"
+. "$top/tests/lib/results.sh"
 
 OURS=ours
 

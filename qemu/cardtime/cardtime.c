@@ -4,7 +4,7 @@
  * card.
  *
  * Every request is charged by the card cost model the analyzer uses
- * (tests/cardtrace/card-model.c, Documentation/card-cost-model.md):
+ * (tests/tools/cardtrace/card-model.c, Documentation/card-cost-model.md):
  *  - a write pays its bytes at the write speed plus the internal copies
  *    it forces (AU switches beyond the open AUs, out-of-order writes on a
  *    linear-only card); a write that does not continue the previous

@@ -35,7 +35,7 @@ finish() {
 	exit
 }
 
-"$top/qemu/deps.sh" cardtime || { bad setup "qemu/deps.sh cardtime failed"; finish; }
+"$top/qemu/setup/deps.sh" cardtime || { bad setup "qemu/setup/deps.sh cardtime failed"; finish; }
 for tool in nbdkit qemu-io; do
 	command -v $tool >/dev/null ||
 		{ bad setup "$tool not installed (apt-get install nbdkit nbdkit-plugin-dev qemu-utils)"; finish; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages a target needs; silent when all are present.
-# Usage: qemu/deps.sh [set ...]   (default: build qemu guest)
+# Usage: qemu/setup/deps.sh [set ...]   (default: build qemu guest)
 #
 # Every script installs the sets for the commands it runs itself, so each
 # set lists what its callers need beyond a minimal Debian 12 (debootstrap
@@ -9,16 +9,16 @@
 # A package may sit in several sets; tests/fresh-machine.sh checks the
 # lot from a clean root.
 #
-#   build    kernel source and kernel/host builds: qemu/kernel-source.sh,
-#            qemu/kernel.sh, make unit (gcc with ASan/UBSan), make modules,
+#   build    kernel source and kernel/host builds: qemu/setup/kernel-source.sh,
+#            qemu/setup/kernel.sh, make unit (gcc with ASan/UBSan), make modules,
 #            make lint (sparse, perl for checkpatch.pl, git ls-files)
 #   guest    qemu/initramfs.sh: busybox, e2fsprogs, mmc-utils, fio copied
 #            into the initramfs, gcc -static (libc6-dev), cpio, and
 #            modules_install, which runs depmod (kmod)
 #   qemu     qemu/run.sh (qemu-system-x86_64; seabios and ipxe come as its
 #            dependencies) and qemu/qmp.py (python3)
-#   plot     tests/demo.sh: gnuplot
-#   ppc      qemu/kernel.sh ppc and qemu/run-e500.sh: cross gcc and libc
+#   plot     qemu/demo.sh: gnuplot
+#   ppc      qemu/setup/kernel.sh ppc and qemu/run-e500.sh: cross gcc and libc
 #            for the static guest programs, qemu-system-ppc, cpio, and the
 #            host's mke2fs/e2fsck for the card image
 #   fuzz     make -C tests/window fuzz: clang and its libFuzzer runtime
@@ -26,7 +26,7 @@
 #   blktests qemu/blktests-archive.sh (tools blktests' check and block/00[3-5,12] run)
 #   cardtime qemu/cardtime (the nbdkit filter: nbdkit and its plugin
 #            headers) and its test.sh (qemu-io from qemu-utils)
-#   trixie   qemu/trixie-root.sh: debootstrap (the Debian 13 root)
+#   trixie   qemu/setup/trixie-root.sh: debootstrap (the Debian 13 root)
 set -euo pipefail
 
 pkgs_build="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Make the README's headline table from Documentation/bench/results.tsv
-# (written by tests/bench.sh): the seed scenario, every stock elevator
+# (written by qemu/bench.sh): the seed scenario, every stock elevator
 # against ours, AU switches per distinct AU and the card model's
 # estimates. Replaces the lines between the bench-table markers.
-# Usage: tests/bench-readme.sh [TSV] [README]
+# Usage: tests/tools/bench-readme.sh [TSV] [README]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 tsv=${1:-$top/Documentation/bench/results.tsv}
 readme=${2:-$top/README.md}
 [ -s "$tsv" ] || { echo "bench-readme: no $tsv (run make bench)" >&2; exit 1; }
@@ -14,7 +14,7 @@ grep -q '^<!-- bench-table' "$readme" && grep -q '^<!-- /bench-table -->' "$read
 	echo "bench-readme: no bench-table markers in $readme" >&2
 	exit 1
 }
-cmd=$(cat "$(dirname "$tsv")/command.txt" 2>/dev/null || echo "tests/bench.sh")
+cmd=$(cat "$(dirname "$tsv")/command.txt" 2>/dev/null || echo "qemu/bench.sh")
 table=$(awk -F'\t' -v cmd="$cmd" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	("card" in col) && $col["card"] != "untimed" { next }
@@ -40,9 +40,9 @@ table=$(awk -F'\t' -v cmd="$cmd" '
 cards=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "card") c = i; next }
 	c && $c != "untimed" && !seen[$c]++ { print $c }' "$tsv")
 for card in $cards; do
-	timed=$("$top/tests/bench-summary.sh" "$tsv" "$card" |
+	timed=$("$top/tests/tools/bench-summary.sh" "$tsv" "$card" |
 		awk -F' [|] ' 'NR <= 2 || $1 ~ /^[|] (seed|fsync)/')
-	cmd=$(cat "$(dirname "$tsv")/command-$card.txt" 2>/dev/null || echo "CARD_PROFILE=$card tests/bench.sh")
+	cmd=$(cat "$(dirname "$tsv")/command-$card.txt" 2>/dev/null || echo "CARD_PROFILE=$card qemu/bench.sh")
 	table+=$(printf '\n\nOn a timed card (profile `%s`: the cardtime nbdkit filter makes QEMU'"'"'s card take the time the model charges, so the guest MB/s is the card'"'"'s), medians and (min-max) over the runs, by `%s`:\n\n%s' "$card" "$cmd" "$timed")
 done
 awk -v table="$table" '

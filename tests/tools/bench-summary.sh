@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Medians and spread of repeated bench rows: one line per scenario, card,
-# stack and elevator of a results.tsv (tests/bench.sh), with the number of
+# stack and elevator of a results.tsv (qemu/bench.sh), with the number of
 # runs and, for each figure, "median (min-max)".
-# Usage: tests/bench-summary.sh [TSV] [CARD]   (CARD: only that card's rows)
+# Usage: tests/tools/bench-summary.sh [TSV] [CARD]   (CARD: only that card's rows)
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 tsv=${1:-$top/Documentation/bench/results.tsv}
 [ -s "$tsv" ] || { echo "bench-summary: no $tsv" >&2; exit 1; }
 awk -F'\t' -v want="${2:-}" '

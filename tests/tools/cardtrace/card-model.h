@@ -3,7 +3,7 @@
  * card-model - the cost model of a cheap SD card (allocation units, a few
  * open AUs, internal copies), see Documentation/card-cost-model.md.
  *
- * Shared by the offline analyzer (tests/cardtrace/cardtrace.c) and the
+ * Shared by the offline analyzer (tests/tools/cardtrace/cardtrace.c) and the
  * nbdkit filter that makes an image behave in time like such a card
  * (qemu/cardtime/cardtime.c).  Plain C: no I/O, no exit(), no global
  * state; errors are returned as negative errno values.

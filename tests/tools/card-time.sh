@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by tests/bench.sh, tests/demo.sh and tests/qemu-tests.sh
+# Shared by qemu/bench.sh, qemu/demo.sh and tests/qemu-tests.sh
 # (sourced; needs $cardtrace): the seconds a timed card (the cardtime
 # nbdkit filter, qemu/run.sh --card-profile) charged, against the
 # analyzer's estimate of them from QEMU's trace of the same run.

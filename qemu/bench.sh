@@ -68,13 +68,13 @@ if [ "${1:-}" = --merge ]; then
 fi
 
 # kv_get, charged_vs_trace
-. "$top/tests/card-time.sh"
+. "$top/tests/tools/card-time.sh"
 
 {
 	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s | before sync | sync s | card s charged / trace est. | fsync p50 / p99 ms |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$table"
-# Columns, in this order (tests/bench-readme.sh and the summaries below
+# Columns, in this order (tests/tools/bench-readme.sh and the summaries below
 # find them by name). guest_mbps: the workload and its sync;
 # workload_mbps: before the sync (what dd itself reports); card: "untimed"
 # or the cardtime profile; charged_s: seconds the filter charged for the
@@ -229,7 +229,7 @@ if [ "$repeat" -gt 1 ] || [ -n "$card" ]; then
 	echo
 	echo "Medians (min-max) over the runs of each row:"
 	echo
-	"$top/tests/bench-summary.sh" "$tsv"
+	"$top/tests/tools/bench-summary.sh" "$tsv"
 fi
 # Publish: the default set (or BENCH_PUBLISH=1) replaces the rows of its
 # card (untimed, or the profile) in Documentation/bench/results.tsv and
@@ -253,9 +253,9 @@ if [ $full = 1 ] && [ $failed = 0 ]; then
 		}' "$tsv" "$pub" "$tsv" >"$pub.new"
 	mv "$pub.new" "$pub"
 	# how these rows were made, for the README's note
-	echo "${SCENARIOS:+SCENARIOS=\"$scenarios\" }STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${card:+ CARD_PROFILE=$card}${REPEAT:+ REPEAT=$repeat}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH} tests/bench.sh" \
+	echo "${SCENARIOS:+SCENARIOS=\"$scenarios\" }STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${card:+ CARD_PROFILE=$card}${REPEAT:+ REPEAT=$repeat}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH} qemu/bench.sh" \
 		>"$top/Documentation/bench/command${card:+-$card}.txt"
-	"$top/tests/bench-readme.sh"
+	"$top/tests/tools/bench-readme.sh"
 	echo "bench: wrote the ${card:-untimed} rows of Documentation/bench/results.tsv and the README table"
 else
 	echo "bench: rows in ${tsv#$top/} (not a full default run: Documentation/bench/results.tsv left alone)"

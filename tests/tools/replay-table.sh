@@ -4,20 +4,20 @@
 # replay-table.sh - score the reorder window on the real stock-6.1 card traces.
 #
 # For every build/bench/<scenario>-stock-<elevator>/commands.txt, replay the
-# trace through the engine (tests/out/window/replay) with several settings
+# trace through the engine (build/host/window/replay) with several settings
 # and score the resulting card command sequence with build/host/cardtrace.
 # Prints one markdown table row per trace and setting, preceded by the
 # command lines that produced it.
 #
-# Usage: tests/replay-table.sh [BENCH_DIR]     (default build/bench)
+# Usage: tests/tools/replay-table.sh [BENCH_DIR]     (default build/bench)
 # Environment: REPLAY, CARDTRACE override the tool paths.
 
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BENCH=${1:-$ROOT/build/bench}
 CARDTRACE=${CARDTRACE:-$ROOT/build/host/cardtrace}
-REPLAY=${REPLAY:-$ROOT/tests/out/window/replay}
+REPLAY=${REPLAY:-$ROOT/build/host/window/replay}
 
 die() {
 	echo "replay-table.sh: $*" >&2

@@ -17,10 +17,10 @@ stacks=${STACKS:-stock ours}
 card=${CARD_PROFILE-cheap12}
 card_opt=()
 [ -z "$card" ] || card_opt=(--card-profile "$card")
-"$top/qemu/deps.sh" plot
+"$top/qemu/setup/deps.sh" plot
 mkdir -p "$out_dir"
 # kv_get, charged_vs_trace
-. "$top/tests/card-time.sh"
+. "$top/tests/tools/card-time.sh"
 
 cat <<'EOF'
 The seed's workload: mkfs.ext2 on a 4 GiB emulated SDHC card, mount,

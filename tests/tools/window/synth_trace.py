@@ -5,7 +5,7 @@
 writes ascending, an 8-sector indirect block in front of every 4 MiB of data
 (often written ahead, for AUs the data has not reached), bitmap and inode
 table writes in AU 0 and at block-group starts, and plug-reversed pairs.
-Output: "<time_us> <W|R> <start> <sectors>" for tests/window/replay."""
+Output: "<time_us> <W|R> <start> <sectors>" for the replay tool (tests/tools/window/replay.c)."""
 import random
 import sys
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Extract Debian's linux-source-6.1 into build/linux-6.1, once, after
-# installing the build set of packages (qemu/deps.sh build: the source
+# installing the build set of packages (qemu/setup/deps.sh build: the source
 # package, compilers). Silent when both are already there. Used by
-# qemu/kernel.sh, `make unit` and tests/window (which builds the kernel's
+# qemu/setup/kernel.sh, `make unit` and tests/window (which builds the kernel's
 # lib/rbtree.c on the host).
-# Usage: qemu/kernel-source.sh
+# Usage: qemu/setup/kernel-source.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
+top=$(cd "$here/../.." && pwd)
 src=$top/build/linux-6.1
 tarball=/usr/src/linux-source-6.1.tar.xz
 

@@ -3,9 +3,9 @@
 # copy the project to drivers/mmc-coalesce/ and hook its Kconfig and
 # Makefile into drivers/Kconfig and drivers/Makefile. Idempotent: run it
 # again after changing the project to refresh the copy.
-# Usage: qemu/intree.sh KERNEL_SOURCE_DIR
+# Usage: qemu/setup/intree.sh KERNEL_SOURCE_DIR
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 ksrc=${1:?usage: intree.sh KERNEL_SOURCE_DIR}
 [ -f "$ksrc/drivers/Kconfig" ] && [ -f "$ksrc/drivers/Makefile" ] || {
 	echo "intree.sh: $ksrc does not look like a kernel source tree" >&2

@@ -21,14 +21,14 @@ mkdir -p "$log"
 
 half_a() {
 	SCENARIOS=seed STACKS="stock ours" ELEVATORS=mq-deadline \
-		REPEAT=${REPEAT:-5} BENCH_DIR=$base-pairs "$top/tests/bench.sh" "$@"
+		REPEAT=${REPEAT:-5} BENCH_DIR=$base-pairs "$top/qemu/bench.sh" "$@"
 }
 half_b() {
 	SCENARIOS=seed STACKS=stock ELEVATORS="none bfq kyber" \
-		BENCH_DIR=$base-seed-elv "$top/tests/bench.sh" "$@" &&
+		BENCH_DIR=$base-seed-elv "$top/qemu/bench.sh" "$@" &&
 	SCENARIOS="fsync fsync4 ext4 smallfiles fio" STACKS="stock ours" \
 		ELEVATORS="mq-deadline none" BENCH_DIR=$base-others \
-		"$top/tests/bench.sh" "$@"
+		"$top/qemu/bench.sh" "$@"
 }
 
 echo "bench-timed: card $CARD_PROFILE; logs in ${log#$top/}/bench-timed-{a,b}.log" >&2
@@ -46,8 +46,8 @@ else
 	half_b "$@" >"$log/bench-timed-b.log" 2>&1 || rc=1
 fi
 [ $rc = 0 ] || { echo "bench-timed: a run failed; see the logs" >&2; exit 1; }
-BENCH_PUBLISH=1 BENCH_DIR=$base "$top/tests/bench.sh" --merge \
+BENCH_PUBLISH=1 BENCH_DIR=$base "$top/qemu/bench.sh" --merge \
 	"$base-pairs" "$base-seed-elv" "$base-others"
-echo "JOBS=$jobs ${REPEAT:+REPEAT=$REPEAT }CARD_PROFILE=$CARD_PROFILE tests/bench-timed.sh" \
+echo "JOBS=$jobs ${REPEAT:+REPEAT=$REPEAT }CARD_PROFILE=$CARD_PROFILE qemu/bench-timed.sh" \
 	>"$top/Documentation/bench/command-$CARD_PROFILE.txt"
-"$top/tests/bench-readme.sh"
+"$top/tests/tools/bench-readme.sh"

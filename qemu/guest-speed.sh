@@ -14,10 +14,10 @@
 # the runs keeps the CPUs awake and the figure steady; --no-spin leaves it
 # out, to see the other mode.
 #
-# Usage: tests/guest-speed.sh [--no-spin] [PAIRS] [ELEVATOR]
+# Usage: qemu/guest-speed.sh [--no-spin] [PAIRS] [ELEVATOR]
 #        (default 7, mq-deadline)  About two to three minutes per pair.
 # The last line adds an exact rank-sum p-value and a bootstrap interval
-# of the ratio of the medians (tests/rank-test.py).
+# of the ratio of the medians (tests/tools/rank-test.py).
 set -euo pipefail
 spin=1
 if [ "${1:-}" = --no-spin ]; then
@@ -59,4 +59,4 @@ median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR 
 ms=$(echo "${runs[stock]}" | median)
 mo=$(echo "${runs[$ours]}" | median)
 echo "median: stock $ms MB/s, $ours $mo MB/s, ratio $(awk -v a="$mo" -v b="$ms" 'BEGIN { printf "%.2f", a / b }')"
-python3 "$top/tests/rank-test.py" "${runs[$ours]}" "${runs[stock]}"
+python3 "$top/tests/tools/rank-test.py" "${runs[$ours]}" "${runs[stock]}"

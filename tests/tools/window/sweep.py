@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
 def run(replay, cardtrace, trace, opts):
@@ -52,7 +52,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", default=os.path.join(ROOT, "build", "bench"))
     ap.add_argument("--replay",
-                    default=os.path.join(ROOT, "tests", "out", "window",
+                    default=os.path.join(ROOT, "build", "host", "window",
                                          "replay"))
     ap.add_argument("--cardtrace",
                     default=os.path.join(ROOT, "build", "host", "cardtrace"))

@@ -6,13 +6,13 @@
 # --variant=minbase, about a minute) and kept; the packages named on the
 # command line are installed inside it (apt-get, quiet when present).
 # Programs in it run with: chroot build/trixie-root CMD (see trixie_run).
-# Usage: qemu/trixie-root.sh [PACKAGE...]   e.g. qemu-system-ppc
+# Usage: qemu/setup/trixie-root.sh [PACKAGE...]   e.g. qemu-system-ppc
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 root=$top/build/trixie-root
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-"$top/qemu/deps.sh" trixie
+"$top/qemu/setup/deps.sh" trixie
 if [ ! -e "$root/.made" ]; then
 	echo "trixie-root: making a Debian 13 root in ${root#$top/} (about a minute)" >&2
 	rm -rf "$root"

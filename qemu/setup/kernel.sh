@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Build the guest kernel for ARCH (x86_64 or ppc) from Debian's
-# linux-source-6.1 (extracted once by qemu/kernel-source.sh) with
+# linux-source-6.1 (extracted once by qemu/setup/kernel-source.sh) with
 # allnoconfig/tinyconfig plus the fragment in qemu/.
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
-# Usage: qemu/kernel.sh [x86_64|x86_64-debug|ppc]
+# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|ppc]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
+top=$(cd "$here/../.." && pwd)
 arch=${1:-x86_64}
 src=$top/build/linux-6.1
 out=$top/build/kernel-$arch
@@ -14,7 +14,7 @@ out=$top/build/kernel-$arch
 # the build packages and build/linux-6.1, extracted once
 "$here/kernel-source.sh"
 
-frags=("$here/$arch.config")
+frags=("$top/qemu/$arch.config")
 case $arch in
 x86_64 | x86_64-debug)
 	kmake=(make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc")
@@ -22,7 +22,7 @@ x86_64 | x86_64-debug)
 	image=arch/x86/boot/bzImage
 	target=
 	# the debug guest is the normal one plus the checkers
-	[ $arch = x86_64 ] || frags=("$here/x86_64.config" "$here/$arch.config")
+	[ $arch = x86_64 ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
 	;;
 ppc)
 	"$here/deps.sh" ppc

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare two samples of a throughput (A = ours, B = the reference).
 
-Usage: tests/rank-test.py "a1 a2 ..." "b1 b2 ..." [--seed N]
+Usage: tests/tools/rank-test.py "a1 a2 ..." "b1 b2 ..." [--seed N]
 
 Prints the medians, the ratio of the medians A/B, a two-sided exact
 Mann-Whitney (Wilcoxon rank-sum) p-value for "A and B come from the same

@@ -20,29 +20,37 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check clean
+.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install clean distclean
 
 all: modules
 
+# One line per target. Durations are read from the measured table in
+# Documentation/benchmarks.md ("How long things take"), not restated here.
+D := qemu/setup/duration.sh
 help:
-	@echo "make demo       the seed's workload on a timed emulated SD card, stock vs ours"
-	@echo "make check      every test (what CI runs); last line: N passed, N failed"
-	@echo "make unit       host-only tests (seconds)"
-	@echo "make qemu-test  the QEMU scenarios (minutes)"
-	@echo "make e500-test  e500 kernel with our drivers built in, booted on ppce500"
-	@echo "make debug-test our stack on a KASAN/lockdep/kmemleak guest kernel (long)"
-	@echo "make lint       checkpatch --strict, W=1 and sparse on our code (a minute)"
-	@echo "make removal-test  card pulled, controller unplugged, rmmod, unbind under load (~3 min)"
-	@echo "make crash-test kill QEMU mid-write, reboot, check nothing fsynced was lost (~7 min)"
-	@echo "make soak       the same, 100 kill points per stack setting (~70 min)"
-	@echo "make bench      card-level benchmark, every scenario and elevator (40-75 minutes)"
-	@echo "make bench-timed  the bench on a timed card: guest MB/s, sync, fsync latency (65 min-2 h)"
-	@echo "make modules    build the drivers out of tree against build/kernel-x86_64"
-	@echo "make guest      guest kernel + initramfs (first time 10-15 minutes)"
-	@echo "make trixie-root  the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
+	@echo "make demo          the seed's workload on a timed emulated SD card, the stock kernel vs ours, side by side (usually $$($(D) demo) once the kernel is built)"
+	@echo "make check         every test, what CI runs; prints KTAP, the last line is 'N passed, N failed' (usually $$($(D) check))"
+	@echo "make unit          host-only tests (usually $$($(D) unit))"
+	@echo "make lint          checkpatch --strict, W=1 and sparse on the C, shellcheck and SPDX on every file (usually $$($(D) lint))"
+	@echo "make qemu-test     the x86_64 QEMU scenarios, stock and ours (usually $$($(D) qemu-test))"
+	@echo "make e500-test     the e500 kernel with the kernel-patch series applied, booted on ppce500 (usually $$($(D) e500-test))"
+	@echo "make removal-test  card pulled, controller unplugged, rmmod, unbind under load (usually $$($(D) removal-test))"
+	@echo "make crash-test    kill QEMU mid-write, reboot, check nothing fsynced was lost (usually $$($(D) crash-test))"
+	@echo "make soak          the same, 100 kill points per stack setting (usually $$($(D) soak))"
+	@echo "make debug-test    our stack on a KASAN/lockdep/kmemleak guest kernel (usually $$($(D) debug-test) once built)"
+	@echo "make bench         card-level benchmark, every scenario and elevator (usually $$($(D) bench))"
+	@echo "make bench-timed   the bench on a timed card: guest MB/s, sync, fsync latency (usually $$($(D) bench-timed))"
+	@echo "make modules       the drivers out of tree against build/kernel-x86_64 (KDIR=... for another kernel)"
+	@echo "make install       build against the running kernel (or KDIR), modules_install, depmod, the udev rule"
+	@echo "make guest         x86_64 guest kernel + initramfs (cold: usually $$($(D) kernel-x86_64))"
+	@echo "make trixie-root   the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
+	@echo "make clean         remove every output (build/ except the kernel sources and the Debian 13 root)"
+	@echo "make distclean     remove build/ entirely"
 
+# What building and running the x86_64 guest needs; the PowerPC
+# toolchain, gnuplot and nbdkit are installed by the steps that use them.
 deps:
-	@qemu/setup/deps.sh build qemu guest ppc plot
+	@qemu/setup/deps.sh build qemu guest
 
 kernel: deps
 	@qemu/setup/kernel.sh x86_64
@@ -107,8 +115,25 @@ bench: guest $(CARDTRACE)
 demo: guest $(CARDTRACE)
 	@qemu/demo.sh
 
+install:
+	@qemu/setup/install.sh
+
+# Outputs live under build/ (and kbuild's objects beside the sources).
+# The extracted kernel sources and the Debian 13 root are inputs, kept by
+# clean (remaking them takes minutes); distclean removes them too.
+KEEP := linux-6.1 linux-6.12 trixie-root
 clean:
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
-	rm -rf $(BUILD)/host $(BUILD)/runs
+	@find $(TOP)/drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name 'modules.order' \) -delete
+	@rm -f $(TOP)/modules.order $(TOP)/Module.symvers
+	@mkdir -p $(BUILD)
+	@find $(BUILD) -mindepth 1 -maxdepth 1 $(foreach k,$(KEEP),! -name $(k)) \
+		-exec rm -rf {} +
+	@echo "clean: build/ holds only $(KEEP) (make distclean removes them too)"
+
+distclean: clean
+	@! mountpoint -q $(BUILD)/trixie-root/proc || umount $(BUILD)/trixie-root/proc
+	rm -rf $(BUILD)
 
 endif

@@ -6,9 +6,9 @@
 # a plot of card write address over time (build/demo/card-writes.png).
 # The card is timed (CARD_PROFILE, default cheap12: the cardtime nbdkit
 # filter makes the image take the time a 12 MB/s card with 2 open 4 MiB
-# AUs would), so the guest's MB/s is the card's, not the emulator's; each
-# guest run then takes 5 to 7 minutes. CARD_PROFILE= (empty) runs on
-# QEMU's untimed card, one to two minutes a run.
+# AUs would), so the guest's MB/s is the card's, not the emulator's.
+# CARD_PROFILE= (empty) runs on QEMU's untimed card. How long a run takes:
+# the seed-run rows of Documentation/benchmarks.md (printed as it goes).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cardtrace=$top/build/host/cardtrace
@@ -41,7 +41,7 @@ declare -A kv
 for stack in $stacks; do
 	run=$out_dir/seed-$stack
 	echo
-	echo "== $stack: booting the guest and running the workload ($([ -n "$card" ] && echo "5 to 7 minutes on the timed card" || echo "one to two minutes"))"
+	echo "== $stack: booting the guest and running the workload (usually $("$top/qemu/setup/duration.sh" "$([ -n "$card" ] && echo seed-run-timed || echo seed-run)"))"
 	if ! "$top/qemu/run.sh" --scenario seed --stack "$stack" "${card_opt[@]}" \
 		--timeout 2400 --out "$run"; then
 		echo "demo: the guest run failed; see $run/console.log" >&2
@@ -127,10 +127,9 @@ unit it is filling; with only a couple open, it must garbage-collect (copy
 the unwritten rest of an AU) far more often than the data alone needs.
 The small writes between the 512 KiB data writes are the block device's own
 page cache (ext2 bitmaps, inode tables, indirect blocks): see
-Documentation/what-are-these-writes.md. The window holds them for a short,
-bounded time and sends them with the data of their own AU. On QEMU's
-untimed card that halves the AU switches; on the timed card the data
-arrives at card speed, slower than the window's 5 s hold, so many held
-writes leave on their deadline instead and the gain mostly goes (what
-is measured and why: Documentation/benchmarks.md, "On the timed card").
+Documentation/what-are-these-writes.md. The window holds them for a
+bounded time (writes to AUs no data stream reaches: up to 20 s) and sends
+them with the data of their own AU, so the card switches AUs less often
+and the card time falls; how much, per scenario and run, and what it does
+not fix: Documentation/benchmarks.md.
 EOF

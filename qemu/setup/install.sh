@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make install: build the two drivers against a kernel, install them
+# (kbuild's modules_install, into /lib/modules/RELEASE/updates/), run
+# depmod, and install the udev rule that selects the coalesce scheduler
+# for SD/MMC cards. Then `modprobe coalesce-iosched` or a card's arrival
+# makes it active; check with `cat /sys/block/mmcblk0/queue/scheduler`
+# (Documentation/admin-guide.md).
+#
+# Environment:
+#   KDIR             kernel build tree (default: the running kernel's,
+#                    /lib/modules/$(uname -r)/build: Debian's
+#                    linux-headers-$(uname -r))
+#   INSTALL_MOD_PATH staging root for the modules (cross builds, images)
+#   DESTDIR          staging root for the udev rule (default: INSTALL_MOD_PATH)
+#   ARCH, CROSS_COMPILE  passed to kbuild as usual
+# Usage: make install [KDIR=...] [INSTALL_MOD_PATH=...] [DESTDIR=...]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kdir=${KDIR:-/lib/modules/$(uname -r)/build}
+stage=${INSTALL_MOD_PATH:-}
+dest=${DESTDIR:-$stage}
+rule=60-coalesce-iosched.rules
+
+die() { echo "install: $*" >&2; exit 1; }
+
+if [ ! -f "$kdir/Makefile" ]; then
+	if [ -z "${KDIR:-}" ]; then
+		die "no build tree for the running kernel at $kdir;" \
+			"install linux-headers-$(uname -r) (Debian) or give KDIR=/path/to/kernel/build"
+	fi
+	die "KDIR=$kdir is not a kernel build tree (no Makefile)"
+fi
+[ -f "$kdir/include/config/kernel.release" ] ||
+	die "$kdir is not configured and built (no include/config/kernel.release)"
+release=$(cat "$kdir/include/config/kernel.release")
+if [ -z "$stage" ] && [ "$(id -u)" != 0 ]; then
+	die "installing into /lib/modules/$release needs root (or INSTALL_MOD_PATH=DIR)"
+fi
+
+echo "install: building the drivers against $kdir (Linux $release)"
+make -s -C "$kdir" M="$top" modules
+echo "install: modules_install into ${stage:-}/lib/modules/$release/updates"
+make -s -C "$kdir" M="$top" INSTALL_MOD_DIR=updates \
+	${stage:+INSTALL_MOD_PATH="$stage"} modules_install
+# kbuild's modules_install runs depmod when the build tree has a
+# System.map; without one (a headers-only tree), run it here.
+if [ -f "$kdir/System.map" ]; then
+	:
+elif command -v depmod >/dev/null; then
+	depmod ${stage:+-b "$stage"} "$release"
+else
+	echo "install: no depmod here; run 'depmod $release' on the target" >&2
+fi
+
+rules_dir=$dest/etc/udev/rules.d
+mkdir -p "$rules_dir"
+install -m 0644 "$top/Documentation/$rule" "$rules_dir/$rule"
+echo "install: udev rule in $rules_dir/$rule"
+if [ -z "$dest" ] && command -v udevadm >/dev/null && [ -d /run/udev ]; then
+	udevadm control --reload || true
+	echo "install: udev rules reloaded; a card inserted from now on gets the scheduler"
+	echo "install: for a card already present: udevadm trigger --subsystem-match=block --action=change"
+fi
+echo "install: done. Check: cat /sys/block/mmcblk0/queue/scheduler  (shows [coalesce])"

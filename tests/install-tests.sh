@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make install, staged: build against the x86_64 guest kernel's tree and
+# install into a scratch root (INSTALL_MOD_PATH, DESTDIR), then check what
+# landed where; and that bad input (no such KDIR, an unbuilt tree) stops
+# with a clear message and installs nothing.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+kdir=$top/build/kernel-x86_64
+stage=$top/build/install-stage
+ktap_begin install
+
+if [ ! -f "$kdir/include/config/kernel.release" ]; then
+	ko install/setup "no built kernel in build/kernel-x86_64 (make kernel)"
+	ktap_end
+	exit
+fi
+release=$(cat "$kdir/include/config/kernel.release")
+rm -rf "$stage"
+log=$stage.log
+if KDIR=$kdir INSTALL_MOD_PATH=$stage make -s -C "$top" install >"$log" 2>&1; then
+	ok install/make_install
+else
+	ko install/make_install "exit $?; see $log"
+fi
+mods=$stage/lib/modules/$release
+for m in drivers/mmc/coalesce/coalesce-iosched.ko drivers/mmc/host/sdhci-esdhc-e500.ko; do
+	name=$(basename "$m" .ko)
+	if [ -f "$mods/updates/$m" ]; then
+		ok "install/module_installed/$name"
+	else
+		ko "install/module_installed/$name" "no $mods/updates/$m"
+	fi
+	if grep -q "^updates/$m:" "$mods/modules.dep" 2>/dev/null; then
+		ok "install/depmod_lists/$name"
+	else
+		ko "install/depmod_lists/$name" "updates/$m not in modules.dep"
+	fi
+done
+rule=$stage/etc/udev/rules.d/60-coalesce-iosched.rules
+if cmp -s "$rule" "$top/Documentation/60-coalesce-iosched.rules"; then
+	ok install/udev_rule
+else
+	ko install/udev_rule "$rule missing or not the one in Documentation/"
+fi
+# the scheduler module names its tunables (module parameters)
+if /sbin/modinfo -F parm "$mods/updates/drivers/mmc/coalesce/coalesce-iosched.ko" 2>/dev/null |
+	grep -q '^hold_ms:'; then
+	ok install/modinfo_parameters
+else
+	ko install/modinfo_parameters "modinfo shows no hold_ms parameter"
+fi
+
+# bad input: a clear message, a non-zero exit, nothing installed
+bad=$stage-bad
+rm -rf "$bad"
+out=$(KDIR=/nonexistent INSTALL_MOD_PATH=$bad make -s -C "$top" install 2>&1)
+rc=$?
+if [ $rc != 0 ] && echo "$out" | grep -q 'not a kernel build tree' && [ ! -e "$bad" ]; then
+	ok install/bad_kdir_refused
+else
+	ko install/bad_kdir_refused "rc=$rc, output: $out"
+fi
+mkdir -p "$bad/empty" && touch "$bad/empty/Makefile"
+out=$(KDIR=$bad/empty INSTALL_MOD_PATH=$bad/root make -s -C "$top" install 2>&1)
+rc=$?
+if [ $rc != 0 ] && echo "$out" | grep -q 'not configured and built' && [ ! -e "$bad/root" ]; then
+	ok install/unbuilt_kdir_refused
+else
+	ko install/unbuilt_kdir_refused "rc=$rc, output: $out"
+fi
+rm -rf "$bad"
+ktap_end

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Make the tables that show Documentation/bench/results.tsv (written by
+# qemu/bench.sh) and replace the lines between their markers:
+#  - README.md, "bench-headline": the seed scenario on the untimed card,
+#    every stock elevator against ours; AU switches per distinct AU and the
+#    card model's two estimates, median and range over the runs;
+#  - Documentation/benchmarks.md, "bench-table": every seed row of the
+#    untimed card, and per timed card the medians of the seed and fsync
+#    scenarios (tests/tools/bench-summary.sh).
+# Usage: tests/tools/bench-tables.sh [TSV] [README] [BENCHMARKS_MD]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tsv=${1:-$top/Documentation/bench/results.tsv}
+readme=${2:-$top/README.md}
+bench_md=${3:-$top/Documentation/benchmarks.md}
+die() { echo "bench-tables: $*" >&2; exit 1; }
+[ -s "$tsv" ] || die "no $tsv (run make bench)"
+
+# replace_between FILE MARKER TEXT: the lines between "<!-- MARKER ..."
+# and "<!-- /MARKER -->" become TEXT
+replace_between() {
+	if ! grep -q "^<!-- $2" "$1" || ! grep -q "^<!-- /$2 -->" "$1"; then
+		die "no $2 markers in $1"
+	fi
+	awk -v m="$2" -v text="$3" '
+		index($0, "<!-- " m) == 1 { print; print text; skip = 1; next }
+		index($0, "<!-- /" m " -->") == 1 { skip = 0 }
+		!skip { print }' "$1" >"$1.new"
+	mv "$1.new" "$1"
+}
+
+# The headline: one line per stack and elevator of the seed on the
+# untimed card, median (min-max) when there are several runs.
+headline=$(awk -F'\t' '
+	function med(list, n,   a, i, j, t) {
+		split(list, a, " ")
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		t = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		return n > 1 ? sprintf("%.2f (%.2f-%.2f)", t, a[1], a[n]) : sprintf("%.2f", t)
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["card"] != "untimed" || $col["scenario"] != "seed" { next }
+	$col["stack"] != "stock" && $col["stack"] != "ours" { next }
+	{
+		k = $col["stack"] " | " $col["elevator"]
+		if (!(k in n)) order[++nk] = k
+		n[k]++
+		sw[k] = sw[k] " " $col["switches_per_au"]
+		li[k] = li[k] " " $col["est_linear_mbps"]
+		an[k] = an[k] " " $col["est_any_mbps"]
+		if ($col["date"] > last) last = $col["date"]
+		kernel = $col["kernel"]
+	}
+	END {
+		if (!nk) exit 1
+		print "| stack | elevator | runs | AU switches per AU written (1.00 = ideal) | est. MB/s, linear-only card | est. MB/s, any-order card |"
+		print "|---|---|---|---|---|---|"
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			printf "| %s | %d | %s | %s | %s |\n", k, n[k],
+				med(sw[k], n[k]), med(li[k], n[k]), med(an[k], n[k])
+		}
+		printf "\nLinux %s, rows up to %s; the card model: 2 open 4 MiB AUs, 12 MB/s sequential limit.\n", kernel, last
+	}' "$tsv") || die "no seed rows on the untimed card in $tsv"
+replace_between "$readme" bench-headline "$headline"
+
+cmd=$(cat "$(dirname "$tsv")/command.txt" 2>/dev/null || echo "qemu/bench.sh")
+table=$(awk -F'\t' -v cmd="$cmd" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["card"] != "untimed" { next }
+	$col["scenario"] == "seed" || $col["scenario"] == "seed-usb" {
+		if (!seen++) {
+			d = $col["date"]; k = $col["kernel"]
+			print "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches / distinct AUs | est. MB/s, linear-only card | est. MB/s, any-order card |"
+			print "|---|---|---|---|---|---|---|---|"
+		}
+		printf "| %s | %s | %s | %s | %s | %s / %s = %s | %s | %s |\n",
+			$col["scenario"], $col["stack"], $col["elevator"],
+			$col["write_cmds"], $col["small_writes"], $col["au_switches"],
+			$col["distinct_aus"], $col["switches_per_au"],
+			$col["est_linear_mbps"], $col["est_any_mbps"]
+	}
+	END {
+		if (!seen) exit 1
+		printf "\nLinux %s, one guest run per row, by `%s`. The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](card-cost-model.md)).\n", k, cmd
+	}' "$tsv") || die "no seed rows in $tsv"
+# Rows on a timed card (CARD_PROFILE): the seed and fsync scenarios'
+# medians, per card.
+cards=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "card") c = i; next }
+	c && $c != "untimed" && !seen[$c]++ { print $c }' "$tsv")
+for card in $cards; do
+	timed=$("$top/tests/tools/bench-summary.sh" "$tsv" "$card" |
+		awk -F' [|] ' 'NR <= 2 || $1 ~ /^[|] (seed|fsync)/')
+	cmd=$(cat "$(dirname "$tsv")/command-$card.txt" 2>/dev/null || echo "CARD_PROFILE=$card qemu/bench.sh")
+	# shellcheck disable=SC2016 # the backquotes are Markdown, not a command
+	table+=$(printf '\n\nOn the timed card `%s` (the cardtime nbdkit filter makes QEMU'"'"'s card take the time the model charges, so the guest MB/s is the card'"'"'s), medians and (min-max) over the runs, by `%s`:\n\n%s' "$card" "$cmd" "$timed")
+done
+replace_between "$bench_md" bench-table "$table"

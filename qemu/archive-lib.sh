@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shell helpers shared by the scripts that build guest cpio archives
 # (qemu/initramfs.sh, qemu/blktests-archive.sh). Sourced, not run.
 

@@ -31,7 +31,7 @@ half_b() {
 		"$top/qemu/bench.sh" "$@"
 }
 
-echo "bench-timed: card $CARD_PROFILE; logs in ${log#$top/}/bench-timed-{a,b}.log" >&2
+echo "bench-timed: card $CARD_PROFILE; logs in ${log#"$top"/}/bench-timed-{a,b}.log" >&2
 if [ "$jobs" = 2 ]; then
 	half_a "$@" >"$log/bench-timed-a.log" 2>&1 & a=$!
 	# start B a little later so the two guests do not boot at once
@@ -50,4 +50,4 @@ BENCH_PUBLISH=1 BENCH_DIR=$base "$top/qemu/bench.sh" --merge \
 	"$base-pairs" "$base-seed-elv" "$base-others"
 echo "JOBS=$jobs ${REPEAT:+REPEAT=$REPEAT }CARD_PROFILE=$CARD_PROFILE qemu/bench-timed.sh" \
 	>"$top/Documentation/bench/command-$CARD_PROFILE.txt"
-"$top/tests/tools/bench-readme.sh"
+"$top/tests/tools/bench-tables.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Card-level benchmark: run each scenario under each elevator, analyze what
 # the emulated card received, and print one table (also written to
 # build/bench/table.md, with each run's files under build/bench/).
@@ -54,7 +55,7 @@ stacks=${STACKS:-stock stock+wbt0 ours}
 usb=${USB:-1}
 [ -z "$card" ] || usb=${USB:-0}
 [ -z "$card" ] || [ "$usb" = 0 ] || { echo "bench: CARD_PROFILE times the SD card only: not with USB=1" >&2; exit 2; }
-model=(${CARDTRACE_ARGS:-})
+read -r -a model <<<"${CARDTRACE_ARGS:-}"
 mkdir -p "$out_dir"
 table=$out_dir/table.md
 tsv=$out_dir/results.tsv
@@ -74,7 +75,7 @@ fi
 	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s | before sync | sync s | card s charged / trace est. | fsync p50 / p99 ms |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$table"
-# Columns, in this order (tests/tools/bench-readme.sh and the summaries below
+# Columns, in this order (tests/tools/bench-tables.sh and the summaries below
 # find them by name). guest_mbps: the workload and its sync;
 # workload_mbps: before the sync (what dd itself reports); card: "untimed"
 # or the cardtime profile; charged_s: seconds the filter charged for the
@@ -102,7 +103,7 @@ dash() { echo "${1:--}"; }
 # bench_run LABEL SCENARIO STACK ELEVATOR REP [run.sh args...]: one guest
 # run (or its files from an earlier run with --reuse) and one table row
 bench_run() {
-	local label=$1 scen=$2 stack=$3 elv=$4 rep=$5 run kopt= elv_opt=() card_opt=()
+	local label=$1 scen=$2 stack=$3 elv=$4 rep=$5 run kopt='' elv_opt=() card_opt=()
 	local charged est row
 	shift 5
 	run=$out_dir/$label-$stack-$elv
@@ -255,11 +256,11 @@ if [ $full = 1 ] && [ $failed = 0 ]; then
 	# how these rows were made, for the README's note
 	echo "${SCENARIOS:+SCENARIOS=\"$scenarios\" }STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${card:+ CARD_PROFILE=$card}${REPEAT:+ REPEAT=$repeat}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH} qemu/bench.sh" \
 		>"$top/Documentation/bench/command${card:+-$card}.txt"
-	"$top/tests/tools/bench-readme.sh"
+	"$top/tests/tools/bench-tables.sh"
 	echo "bench: wrote the ${card:-untimed} rows of Documentation/bench/results.tsv and the README table"
 else
-	echo "bench: rows in ${tsv#$top/} (not a full default run: Documentation/bench/results.tsv left alone)"
+	echo "bench: rows in ${tsv#"$top"/} (not a full default run: Documentation/bench/results.tsv left alone)"
 fi
 echo
-echo "$((runs - failed)) of $runs runs completed; files in ${out_dir#$top/}/"
+echo "$((runs - failed)) of $runs runs completed; files in ${out_dir#"$top"/}/"
 [ $failed = 0 ]

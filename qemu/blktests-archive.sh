@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Build build/initramfs-x86_64-blktests.cpio.gz: what blktests needs inside
 # the x86_64 guest, appended by qemu/run.sh (after the fio archive) for the
 # `blktests` scenario only, so that other scenarios keep their RAM.
@@ -21,10 +22,10 @@ top=$(cd "$here/.." && pwd)
 out=$top/build/initramfs-x86_64-blktests.cpio.gz
 root=$top/build/initramfs-x86_64-blktests.root
 
-[ -n "${BLKTESTS_DIR:-}" ] && [ -x "$BLKTESTS_DIR/check" ] || {
+if [ -z "${BLKTESTS_DIR:-}" ] || [ ! -x "$BLKTESTS_DIR/check" ]; then
 	echo "blktests-archive.sh: BLKTESTS_DIR must name a blktests tree (with ./check)" >&2
 	exit 2
-}
+fi
 
 # Debian packages of the guest-side tools (fio itself comes from the fio
 # archive that qemu/initramfs.sh builds): deps.sh's blktests set.
@@ -47,6 +48,7 @@ cmds=(
 	xfs_io
 )
 
+# shellcheck source=qemu/archive-lib.sh
 . "$here/archive-lib.sh"
 
 rm -rf "$root"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The demo: the seed's workload (ext2, dd of a file twice the guest's RAM,
 # sync) on an emulated SD card, through stock Linux 6.1 and through our
 # stack (the coalesce I/O scheduler on the same sdhci-pci + mmc_block),
@@ -102,9 +103,9 @@ fi
 # Card write address over time, one panel per stack.
 png=$out_dir/card-writes.png
 {
-	echo "set terminal png size 1200,$((360 * $(echo $stacks | wc -w))) font ',10'"
+	echo "set terminal png size 1200,$((360 * $(echo "$stacks" | wc -w))) font ',10'"
 	echo "set output '$png'"
-	echo "set multiplot layout $(echo $stacks | wc -w),1"
+	echo "set multiplot layout $(echo "$stacks" | wc -w),1"
 	echo "set xlabel 'write command number'"
 	echo "set ylabel 'card address (MiB)'"
 	echo "set key top left"
@@ -115,7 +116,7 @@ png=$out_dir/card-writes.png
 	echo "unset multiplot"
 } >"$out_dir/plot.gp"
 if gnuplot "$out_dir/plot.gp" 2>"$out_dir/plot.err"; then
-	echo "plot of card write addresses: ${png#$top/}"
+	echo "plot of card write addresses: ${png#"$top"/}"
 else
 	echo "demo: gnuplot failed: $(head -n 3 "$out_dir/plot.err")" >&2
 fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Guest-side write speed of the seed workload, stock (under ELEVATOR)
 # against ours (the coalesce elevator on the same drivers), in
 # alternating runs (stock, ours, stock, ours, ...) so that drift of this

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the x86_64 guest's initramfs from Debian binaries and the guest
 # kernel's modules: build/initramfs-x86_64.cpio.gz (busybox, e2fsprogs,
 # coreutils dd, mmc-utils, /init, scenarios, modules) and, separately,
@@ -23,6 +24,7 @@ fio_out=$top/build/initramfs-x86_64-fio.cpio.gz
 	exit 1
 }
 
+# shellcheck source=qemu/archive-lib.sh
 . "$here/archive-lib.sh"
 
 rm -rf "$root"
@@ -46,6 +48,7 @@ make -s -C "$top/build/linux-6.1" O="$kout" ARCH=x86_64 \
 # Project modules and KUnit suites, when they have been built: the ones
 # today's Makefiles build (obj-... += NAME.o), so that a module left in
 # build/modules-x86_64 by an older tree (mmc_coalesce.ko) is not shipped.
+# shellcheck disable=SC2020 # tr maps both space and tab to a newline
 for name in $(sed -n 's/^obj-[^+]*+=[[:space:]]*//p' "$top"/drivers/mmc/*/Makefile |
 	tr ' \t' '\n\n' | sed -n 's/\.o$//p' | sort -u); do
 	ko=$top/build/modules-x86_64$suffix/$name.ko
@@ -71,12 +74,12 @@ if [ -f "$tunables_h" ]; then
 	entries=$(entry_lines | wc -l)
 	parsed=$(wc -l <"$root/etc/coalesce-tunables")
 	if [ "$parsed" = 0 ] || [ "$parsed" != "$entries" ]; then
-		echo "initramfs.sh: parsed $parsed of $entries COALESCE_TUNABLE() entries in ${tunables_h#$top/}" \
+		echo "initramfs.sh: parsed $parsed of $entries COALESCE_TUNABLE() entries in ${tunables_h#"$top"/}" \
 			"(each must read COALESCE_TUNABLE(name, default, min, max, \"help\") with decimal numbers)" >&2
 		exit 1
 	fi
 else
-	echo "initramfs: no ${tunables_h#$top/} yet; the guest's tunable tests will fail" >&2
+	echo "initramfs: no ${tunables_h#"$top"/} yet; the guest's tunable tests will fail" >&2
 fi
 pack "$root" "$out"
 
@@ -87,4 +90,4 @@ if [ ! -f "$fio_out" ] || [ /usr/bin/fio -nt "$fio_out" ]; then
 	pack "$fio_root" "$fio_out"
 	rm -rf "$fio_root"
 fi
-echo "initramfs: ${out#$top/} ($(du -h "$out" | cut -f1))"
+echo "initramfs: ${out#"$top"/} ($(du -h "$out" | cut -f1))"

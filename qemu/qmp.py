@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 # Send one QMP command to a running QEMU and print the reply.
 #
 #   qemu/qmp.py SOCKET COMMAND [JSON-ARGUMENTS]

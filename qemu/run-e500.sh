@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Boot the e500 (32-bit big-endian PowerPC) kernel with our host and block
 # drivers built in, on QEMU's ppce500 machine with an SD card behind
 # sdhci-pci, and run the e500 boot test (qemu/guest/e500-init.c).
@@ -32,7 +33,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-out= limit=900 esdhc=0 esdhc_clock=
+out='' limit=900 esdhc=0 esdhc_clock=''
 seed='' seed_mib=128 mem=256
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -102,15 +103,15 @@ if [ $esdhc = 1 ]; then
 		case $esdhc_clock in *[!0-9]* | '') echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2 ;; esac
 		# the same kernel, initrd and command line: QEMU puts their
 		# places into /chosen, and -dtb takes the tree as it is
-		"${qemu[@]}" -M ppce500,dumpdtb=$dir/qemu.dtb -cpu e500v2 -m "$mem" \
-			-nographic -nic none -kernel $dir/vmlinux \
+		"${qemu[@]}" -M "ppce500,dumpdtb=$dir/qemu.dtb" -cpu e500v2 -m "$mem" \
+			-nographic -nic none -kernel "$dir/vmlinux" \
 			-initrd "$dir/initrd.gz" -append "$append" >/dev/null 2>&1
-		chroot "$troot" dtc -q -I dtb -O dts -o $dir/qemu.dts $dir/qemu.dtb
+		chroot "$troot" dtc -q -I dtb -O dts -o "$dir/qemu.dts" "$dir/qemu.dtb"
 		sed -i "s/compatible = \"fsl,esdhc\";/&\n\t\t\tclock-frequency = <$esdhc_clock>;/" "$out/qemu.dts"
 		grep -q "clock-frequency = <$esdhc_clock>" "$out/qemu.dts" ||
 			{ echo "run-e500.sh: no fsl,esdhc node in QEMU's device tree" >&2; exit 1; }
-		chroot "$troot" dtc -q -I dts -O dtb -o $dir/board.dtb $dir/qemu.dts
-		ctl+=(-dtb $dir/board.dtb)
+		chroot "$troot" dtc -q -I dts -O dtb -o "$dir/board.dtb" "$dir/qemu.dts"
+		ctl+=(-dtb "$dir/board.dtb")
 	fi
 fi
 tracing=()
@@ -119,7 +120,7 @@ tracing=()
 	-trace enable=sdcard_write_block -trace enable=sdcard_read_block)
 set +e
 timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
-	-m "$mem" -nographic -no-reboot -kernel "$([ $esdhc = 1 ] && echo $dir/vmlinux || echo "$kernel")" \
+	-m "$mem" -nographic -no-reboot -kernel "$([ $esdhc = 1 ] && echo "$dir/vmlinux" || echo "$kernel")" \
 	-initrd "$dir/initrd.gz" \
 	-append "$append" \
 	"${ctl[@]}" "${tracing[@]}" \

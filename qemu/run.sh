@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Boot the x86_64 guest under QEMU (TCG) with an emulated SD card behind
 # sdhci-pci, run one scenario, and keep what the card saw.
 #
@@ -68,8 +69,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
-scenario= out= stack=stock elevator= args= mem=256 card_gib=4 limit=900 trace=1 kopt= flavor=
-card_file= kill_after= q35=0 qmp= usb=0 card_profile=
+scenario='' out='' stack=stock elevator='' args='' mem=256 card_gib=4 limit=900 trace=1 kopt='' flavor=''
+card_file='' kill_after='' q35=0 qmp='' usb=0 card_profile=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -93,10 +94,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$scenario" ] && [ -n "$out" ] || {
+if [ -z "$scenario" ] || [ -z "$out" ]; then
 	echo "run.sh: --scenario and --out are required" >&2
 	exit 2
-}
+fi
 case $stack in
 stock) ;;
 ours | ourhost)
@@ -157,7 +158,7 @@ fi
 
 # The timed card: nbdkit serves the image on a Unix socket in DIR through
 # the cardtime filter, and QEMU's card reads its drive from there.
-card_drive=(-drive if=none,id=card0,file="$card",format=raw,cache=unsafe)
+card_drive=(-drive "if=none,id=card0,file=$card,format=raw,cache=unsafe")
 nbdkit_pid=
 if [ -n "$card_profile" ]; then
 	[ "$usb" = 0 ] || { echo "run.sh: --card-profile times the SD card; not with --usb" >&2; exit 2; }
@@ -184,7 +185,7 @@ if [ -n "$card_profile" ]; then
 		cat "$out/nbdkit.log" >&2
 		exit 2
 	fi
-	card_drive=(-drive if=none,id=card0,file=nbd:unix:"$sock",format=raw,cache=unsafe)
+	card_drive=(-drive "if=none,id=card0,file=nbd:unix:$sock,format=raw,cache=unsafe")
 fi
 # Stop nbdkit (it writes its stats on the way out) and wait for it.
 stop_nbdkit() {
@@ -244,8 +245,8 @@ fi
 usb_opt=()
 if [ "$usb" = 1 ]; then
 	usb_opt=(-device qemu-xhci
-		 -drive if=none,id=stick,file="$stick",format=raw,cache=unsafe
-		 -device usb-storage,drive=stick)
+		 -drive "if=none,id=stick,file=$stick,format=raw,cache=unsafe"
+		 -device "usb-storage,drive=stick")
 fi
 
 # The machine and where the SD host controller sits.  On q35 it goes
@@ -254,8 +255,8 @@ machine=(-M pc) host=(-device sdhci-pci) qmp_opt=()
 if [ "$q35" = 1 ]; then
 	# ACPI hotplug off: the guest's pciehp drives the root port natively
 	machine=(-M q35 -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off)
-	host=(-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,slot=1
-	      -device sdhci-pci,id=sdhci0,bus=rp0)
+	host=(-device "pcie-root-port,id=rp0,bus=pcie.0,chassis=1,slot=1"
+	      -device "sdhci-pci,id=sdhci0,bus=rp0")
 fi
 [ -n "$qmp" ] && qmp_opt=(-qmp "unix:$qmp,server=on,wait=off")
 
@@ -268,7 +269,7 @@ qemu=(qemu-system-x86_64
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	"${host[@]}"
 	"${card_drive[@]}"
-	-device sd-card,drive=card0
+	-device "sd-card,drive=card0"
 	"${usb_opt[@]}" "${qmp_opt[@]}" "${tracing[@]}")
 
 usec() { # seconds (decimal) -> microseconds, without floating point
@@ -284,7 +285,7 @@ now_us() { local t=$EPOCHREALTIME; echo $(( ${t%.*} * 1000000 + 10#${t#*.} )); }
 # after the console shows "MMCC MARKER 1", or at the time limit.
 # Sets watch_result to killed, timeout or exited.
 kill_watch() {
-	local pid=$1 t0 now marker_at= deadline= limit_at
+	local pid=$1 t0 now marker_at='' deadline='' limit_at
 	t0=$(now_us)
 	limit_at=$(( t0 + limit * 1000000 ))
 	watch_result=exited

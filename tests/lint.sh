@@ -1,24 +1,68 @@
 #!/usr/bin/env bash
-# Kernel habits, as tests: checkpatch --strict (from the 6.1 tree) on every
-# C file and header of ours, and an out-of-tree build of the modules with
-# W=1 and sparse (C=1) that must print no warning. Needs the guest kernel
-# build (make kernel). About a minute.
+# SPDX-License-Identifier: GPL-2.0
+# Lint, as KTAP (tests/lib/ktap.sh), one test per file:
+#  - checkpatch/PATH checkpatch --strict (from the 6.1 tree) on every C
+#                    file and header of ours;
+#  - build/...       an out-of-tree build of the modules with W=1 and
+#                    sparse (C=1) that must print no warning;
+#  - shellcheck/PATH shellcheck -x, default severity (style included),
+#                    on every shell script of the repository: *.sh, files
+#                    whose shebang runs a shell (.ci/run, qemu/guest/init)
+#                    and sourced libraries, which name their shell with a
+#                    "# shellcheck shell=sh|bash" directive. No check is
+#                    turned off here: a false positive is silenced in the
+#                    script, on the line above, with its reason;
+#  - spdx/PATH       every tracked file names its license: an
+#                    SPDX-License-Identifier line on line 1 (line 2 after
+#                    a shebang), or, for the files whose format cannot
+#                    carry a comment (the analyzer's test cases, the bench
+#                    results and commands), an entry in .dep5 (the
+#                    machine-readable debian/copyright format, DEP-5).
+# checkpatch and the build need the guest kernel build (make kernel);
+# Debian's shellcheck package is installed by qemu/setup/deps.sh lint.
+# About a minute.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib/results.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 src=$top/build/linux-6.1
 kdir=$top/build/kernel-x86_64
 log=$top/build/test-logs/lint-build.log
+cd "$top" || exit 1
 
-if [ ! -x "$src/scripts/checkpatch.pl" ] || [ ! -f "$kdir/Module.symvers" ]; then
-	ko lint/setup "no kernel tree or build under build/ (run make kernel)"
-	echo "$pass passed, $fail failed"
-	exit 1
-fi
+"$top/qemu/setup/deps.sh" lint 2>&1 | sed 's/^/# /'
 
-cd "$top"
-for f in $(git ls-files 'drivers/*.c' 'drivers/*.h' 'include/*.h' \
-	'qemu/guest/*.c' 'tests/tools/cardtrace/*.c'); do
+# The tracked files that are there (a file deleted in the work tree but
+# not yet in the index is left out).
+files=()
+while IFS= read -r -d '' f; do
+	[ -f "$f" ] && files+=("$f")
+done < <(git ls-files -z)
+
+mapfile -d '' -t c_files < <(git ls-files -z 'drivers/*.c' 'drivers/*.h' \
+	'include/*.h' 'qemu/guest/*.c' 'tests/tools/cardtrace/*.c')
+
+scripts=()
+for f in "${files[@]}"; do
+	case $f in
+	*.sh) scripts+=("$f"); continue ;;
+	esac
+	# a shell in the shebang (sh, bash, dash, "busybox sh", "env bash"),
+	# or a directive naming the shell of a sourced library
+	if head -n 1 "$f" | grep -Eq '^#!.*[/ ](ba|da|k)?sh( |$)' ||
+	   head -n 5 "$f" | grep -Eq '^# shellcheck shell='; then
+		scripts+=("$f")
+	fi
+done
+
+ktap_begin lint $((${#c_files[@]} + 2 + ${#scripts[@]} + ${#files[@]}))
+
+# checkpatch
+for f in "${c_files[@]}"; do
+	if [ ! -x "$src/scripts/checkpatch.pl" ]; then
+		skip "checkpatch/$f" "no kernel tree in build/linux-6.1 (run make kernel)"
+		continue
+	fi
 	ignore=FILE_PATH_CHANGES
 	# Trace event headers keep the TRACE_EVENT() layout that every
 	# header in include/trace/events/ uses, which --strict flags.
@@ -41,17 +85,96 @@ for f in $(git ls-files 'drivers/*.c' 'drivers/*.h' 'include/*.h' \
 	fi
 done
 
-# Force a full rebuild of our objects, so every file is checked again.
-find drivers -name '*.o' -delete
-if make -C "$kdir" M="$top" W=1 C=1 modules >"$log" 2>&1; then
-	ok build/modules_w1_sparse_builds
-	if grep -E -q 'warning:|error:' "$log"; then
-		ko build/no_w1_or_sparse_warnings "$(grep -E -m1 'warning:|error:' "$log")"
-	else
-		ok build/no_w1_or_sparse_warnings
-	fi
+# W=1 and sparse
+if [ ! -f "$kdir/Module.symvers" ]; then
+	ko build/modules_w1_sparse_builds "no kernel build in build/kernel-x86_64 (run make kernel)"
+	skip build/no_w1_or_sparse_warnings "no build"
 else
-	ko build/modules_w1_sparse_builds "see $log"
+	mkdir -p "$(dirname "$log")"
+	# Force a full rebuild of our objects, so every file is checked again.
+	find drivers -name '*.o' -delete
+	if make -C "$kdir" M="$top" W=1 C=1 modules >"$log" 2>&1; then
+		ok build/modules_w1_sparse_builds
+		if grep -E -q 'warning:|error:' "$log"; then
+			ko build/no_w1_or_sparse_warnings "$(grep -E -m1 'warning:|error:' "$log")"
+		else
+			ok build/no_w1_or_sparse_warnings
+		fi
+	else
+		ko build/modules_w1_sparse_builds "see $log"
+		skip build/no_w1_or_sparse_warnings "the build failed"
+	fi
 fi
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+
+# Shell scripts: the findings as diagnostics (gcc format, at most 20 a
+# script), then the verdict
+have_sc=0
+command -v shellcheck >/dev/null && have_sc=1
+for f in "${scripts[@]}"; do
+	if [ $have_sc = 0 ]; then
+		ko "shellcheck/$f" "shellcheck is not installed (qemu/setup/deps.sh lint)"
+		continue
+	fi
+	out=$(shellcheck -x -f gcc "$f" 2>&1)
+	rc=$?
+	if [ $rc = 0 ] && [ -z "$out" ]; then
+		ok "shellcheck/$f"
+	else
+		printf '%s\n' "$out" | head -n 20 | while IFS= read -r line; do diag "$line"; done
+		ko "shellcheck/$f" "shellcheck -x $f: $(printf '%s\n' "$out" | grep -c .) finding(s)"
+	fi
+done
+
+# SPDX: .dep5's Files patterns (globs in which "*" matches "/" too) of
+# the paragraphs that name a License
+dep5=()
+if [ -f .dep5 ]; then
+	pats=() lic='' field=''
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in '#'*) continue ;; esac
+		# a line of blanks ends a paragraph too
+		[[ $line =~ ^[[:space:]]*$ ]] && line=''
+		case $line in
+		'')
+			[ -z "$lic" ] || dep5+=("${pats[@]}")
+			pats=() lic='' field=''
+			;;
+		[[:space:]]*)
+			if [ "$field" = Files ]; then
+				read -r -a words <<<"$line"
+				pats+=("${words[@]}")
+			fi
+			;;
+		Files:*)
+			field=Files
+			read -r -a words <<<"${line#Files:}"
+			pats+=("${words[@]}")
+			;;
+		License:*)
+			field=License
+			read -r lic <<<"${line#License:}"
+			;;
+		*) field=other ;;
+		esac
+	done <.dep5
+	[ -z "$lic" ] || dep5+=("${pats[@]}")
+fi
+in_dep5() {
+	local p
+	for p in "${dep5[@]}"; do
+		# shellcheck disable=SC2254 # the pattern is a glob on purpose
+		case $1 in $p) return 0 ;; esac
+	done
+	return 1
+}
+spdx_re='SPDX-License-Identifier: [A-Za-z0-9(]'
+for f in "${files[@]}"; do
+	{ IFS= read -r l1; IFS= read -r l2; } <"$f"
+	case ${l1:-} in '#!'*) first=${l2:-} ;; *) first=${l1:-} ;; esac
+	if [[ $first =~ $spdx_re ]] || in_dep5 "$f"; then
+		ok "spdx/$f"
+	else
+		ko "spdx/$f" "no SPDX-License-Identifier on line 1 (line 2 after a shebang), and no .dep5 entry"
+	fi
+done
+ktap_end

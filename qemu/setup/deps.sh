@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Install the Debian 12 packages a target needs; silent when all are present.
 # Usage: qemu/setup/deps.sh [set ...]   (default: build qemu guest)
 #
@@ -27,29 +28,35 @@
 #   cardtime qemu/cardtime (the nbdkit filter: nbdkit and its plugin
 #            headers) and its test.sh (qemu-io from qemu-utils)
 #   trixie   qemu/setup/trixie-root.sh: debootstrap (the Debian 13 root)
+#   lint     tests/lint.sh (make lint): shellcheck (checkpatch's perl,
+#            sparse and git come with build)
 set -euo pipefail
 
-pkgs_build="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
+declare -A pkgs=(
+	[build]="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
 	libelf-dev libssl-dev cpio ccache sparse git"
-pkgs_guest="busybox-static e2fsprogs mmc-utils fio kmod cpio gcc libc6-dev make"
-pkgs_qemu="qemu-system-x86 python3"
-pkgs_plot="gnuplot-nox"
-pkgs_ppc="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio
+	[guest]="busybox-static e2fsprogs mmc-utils fio kmod cpio gcc libc6-dev make"
+	[qemu]="qemu-system-x86 python3"
+	[plot]="gnuplot-nox"
+	[ppc]="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio
 	e2fsprogs"
-pkgs_fuzz="clang libclang-rt-14-dev"
-pkgs_cardtime="nbdkit nbdkit-plugin-dev qemu-utils gcc libc6-dev make"
-pkgs_trixie="debootstrap"
-pkgs_blktests="bash coreutils diffutils findutils grep sed gawk util-linux bsdextrautils xfsprogs fio"
+	[fuzz]="clang libclang-rt-14-dev"
+	[cardtime]="nbdkit nbdkit-plugin-dev qemu-utils gcc libc6-dev make"
+	[trixie]="debootstrap"
+	[blktests]="bash coreutils diffutils findutils grep sed gawk util-linux bsdextrautils xfsprogs fio"
+	[lint]="shellcheck"
+)
 
 want=()
 for set in "${@:-build qemu guest}"; do
 	for s in $set; do
-		v="pkgs_$s"
-		[ "${!v+set}" = set ] || {
-			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests cardtime trixie)" >&2
+		[ "${pkgs[$s]+set}" = set ] || {
+			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests cardtime trixie lint)" >&2
 			exit 2
 		}
-		want+=(${!v})
+		for p in ${pkgs[$s]}; do
+			want+=("$p")
+		done
 	done
 done
 [ ${#want[@]} -gt 0 ] || exit 0

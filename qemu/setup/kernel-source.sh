@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Extract Debian's linux-source-6.1 into build/linux-6.1, once, after
 # installing the build set of packages (qemu/setup/deps.sh build: the source
 # package, compilers). Silent when both are already there. Used by

@@ -14,7 +14,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 "$top/qemu/setup/deps.sh" trixie
 if [ ! -e "$root/.made" ]; then
-	echo "trixie-root: making a Debian 13 root in ${root#$top/} (about a minute)" >&2
+	echo "trixie-root: making a Debian 13 root in ${root#"$top"/} (about a minute)" >&2
 	rm -rf "$root"
 	mkdir -p "$root"
 	debootstrap --variant=minbase trixie "$root" "$mirror" >"$top/build/trixie-root.log" 2>&1 || {
@@ -26,6 +26,7 @@ fi
 [ $# -gt 0 ] || exit 0
 missing=()
 for p in "$@"; do
+	# shellcheck disable=SC2016 # ${Status} is dpkg-query's format, not the shell's
 	chroot "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		grep -q 'install ok installed' || missing+=("$p")
 done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared by qemu/bench.sh, qemu/demo.sh and tests/qemu-tests.sh
 # (sourced; needs $cardtrace): the seconds a timed card (the cardtime
 # nbdkit filter, qemu/run.sh --card-profile) charged, against the
@@ -18,6 +19,7 @@ charged_vs_trace() {
 	local st=$1/cardtime.txt kvf=$1/card-whole.kv order est fin rd
 	[ -s "$st" ] || { echo "- -"; return; }
 	order=$(kv_get order "$st")
+	# shellcheck disable=SC2154 # $cardtrace is set by the script that sources this
 	"$cardtrace" --au-kb $(($(kv_get au_bytes "$st") / 1024)) \
 		--open-aus "$(kv_get open_aus "$st")" \
 		--seq-mbps "$(kv_get write_mbps "$st")" \

@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install clean distclean
+.PHONY: all help deps kernel guest modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install clean distclean
 
 all: modules
 
@@ -41,6 +41,7 @@ help:
 	@echo "make bench         card-level benchmark, every scenario and elevator (usually $$($(D) bench))"
 	@echo "make bench-timed   the bench on a timed card: guest MB/s, sync, fsync latency (usually $$($(D) bench-timed))"
 	@echo "make modules       the drivers out of tree against build/kernel-x86_64 (KDIR=... for another kernel)"
+	@echo "make kernel-patch  the drivers as a git format-patch series against Linux 6.1, checked (build/kernel-patch/6.1/)"
 	@echo "make install       build against the running kernel (or KDIR), modules_install, depmod, the udev rule"
 	@echo "make guest         x86_64 guest kernel + initramfs (cold: usually $$($(D) kernel-x86_64))"
 	@echo "make trixie-root   the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
@@ -59,6 +60,12 @@ modules: kernel
 	@mkdir -p $(BUILD)/modules-x86_64
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
 	@find $(TOP)/drivers -name '*.ko' -exec cp {} $(BUILD)/modules-x86_64/ \;
+
+# The series in build/kernel-patch/6.1/, made from the project's files,
+# checked (applies with git apply, patch -p1 and git am; checkpatch).
+kernel-patch:
+	@qemu/setup/kernel-source.sh
+	@qemu/setup/kernel-patch.sh --check
 
 guest: modules
 	@qemu/initramfs.sh

@@ -17,7 +17,10 @@
 #                    a shebang), or, for the files whose format cannot
 #                    carry a comment (the analyzer's test cases, the bench
 #                    results and commands), an entry in .dep5 (the
-#                    machine-readable debian/copyright format, DEP-5).
+#                    machine-readable debian/copyright format, DEP-5);
+#  - kconfig/parses  the kernel's Kconfig parser reads ./Kconfig (which
+#                    sources both drivers' entries) without a warning,
+#                    and allyesconfig turns every one of our symbols on.
 # checkpatch and the build need the guest kernel build (make kernel);
 # Debian's shellcheck package is installed by qemu/setup/deps.sh lint.
 # About a minute.
@@ -55,7 +58,7 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint $((${#c_files[@]} + 2 + ${#scripts[@]} + ${#files[@]}))
+ktap_begin lint $((${#c_files[@]} + 3 + ${#scripts[@]} + ${#files[@]}))
 
 # checkpatch
 for f in "${c_files[@]}"; do
@@ -167,6 +170,39 @@ in_dep5() {
 	done
 	return 1
 }
+# Kconfig: the kernel's parser on ./Kconfig, under a stub of the
+# symbols our entries depend on (BLOCK, MMC, MMC_SDHCI, KUNIT, ...)
+conf=$kdir/scripts/kconfig/conf
+if [ ! -x "$conf" ]; then
+	ko kconfig/parses "no $conf (run make kernel)"
+else
+	kc=$top/build/lint-kconfig
+	mkdir -p "$kc"
+	{
+		for sym in BLOCK MMC PCI OF MODULES; do
+			printf 'config %s\n\tdef_bool y\n' "$sym"
+		done
+		for sym in KUNIT MMC_SDHCI MMC_SDHCI_IO_ACCESSORS; do
+			printf 'config %s\n\ttristate\n\tdefault y\n' "$sym"
+		done
+		echo 'source "Kconfig"'
+	} >"$kc/Kconfig.stub"
+	out=$(srctree=$top KCONFIG_CONFIG=$kc/.config "$conf" --allyesconfig "$kc/Kconfig.stub" 2>&1)
+	rc=$?
+	missing=''
+	for sym in MQ_IOSCHED_COALESCE MQ_IOSCHED_COALESCE_KUNIT_TEST \
+		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
+		grep -qx "CONFIG_$sym=y" "$kc/.config" 2>/dev/null || missing="$missing $sym"
+	done
+	if [ $rc != 0 ] || echo "$out" | grep -Eqi 'warning|error'; then
+		ko kconfig/parses "$(echo "$out" | grep -Ei -m1 'warning|error|.')"
+	elif [ -n "$missing" ]; then
+		ko kconfig/parses "allyesconfig left off:$missing"
+	else
+		ok kconfig/parses
+	fi
+fi
+
 spdx_re='SPDX-License-Identifier: [A-Za-z0-9(]'
 for f in "${files[@]}"; do
 	{ IFS= read -r l1; IFS= read -r l2; } <"$f"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the guest kernel for ARCH (x86_64 or ppc) from Debian's
 # linux-source-6.1 (extracted once by qemu/setup/kernel-source.sh) with
 # allnoconfig/tinyconfig plus the fragment in qemu/.
@@ -22,19 +23,19 @@ x86_64 | x86_64-debug)
 	image=arch/x86/boot/bzImage
 	target=
 	# the debug guest is the normal one plus the checkers
-	[ $arch = x86_64 ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
+	[ "$arch" = x86_64 ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
 	;;
 ppc)
 	"$here/deps.sh" ppc
-	# A tree of its own (hard links: no extra space) with our drivers
-	# carried in tree; the x86_64 tree stays stock.
+	# A tree of its own with our drivers in tree, as a board vendor
+	# carries them: the extracted tree hard-linked (no extra space) with
+	# the kernel patch series applied (qemu/setup/kernel-patch.sh writes
+	# it to build/kernel-patch/6.1/ from the project's files, and makes
+	# the tree again when the series changed). The x86_64 tree stays
+	# stock. Same path every time, so ccache and make stay incremental.
 	psrc=$top/build/linux-6.1-ppc
-	if [ ! -f "$psrc/Makefile" ]; then
-		echo "kernel: linking build/linux-6.1-ppc to the extracted tree"
-		cp -al "$src" "$psrc.tmp" && mv "$psrc.tmp" "$psrc"
-	fi
+	"$here/kernel-patch.sh" --base "$src" --tree "$psrc"
 	src=$psrc
-	"$here/intree.sh" "$src" >/dev/null
 	kmake=(make -C "$src" O="$out" ARCH=powerpc CROSS_COMPILE=powerpc-linux-gnu-
 	       CC="ccache powerpc-linux-gnu-gcc")
 	base=allnoconfig

@@ -15,9 +15,11 @@
 #include <linux/blkdev.h>
 #include <linux/tracepoint.h>
 
-#include "reorder_window.h"
-
-/* The release reasons, by name in the trace output. */
+/*
+ * The release reasons, by name in the trace output. RWIN_REL_* come from
+ * the scheduler's private reorder_window.h, which coalesce-sched.c (the
+ * only includer) includes before this header.
+ */
 #define COALESCE_REASONS					\
 	EM(RWIN_REL_ATTACH,	"attach")			\
 	EM(RWIN_REL_COUNT,	"count")			\
@@ -89,8 +91,9 @@ TRACE_EVENT(coalesce_release,
 #endif /* _TRACE_COALESCE_H */
 
 /*
- * define_trace.h includes <trace/events/coalesce.h> again; the Makefile
- * puts this project's include/ on the path, in and out of tree.
+ * define_trace.h includes <trace/events/coalesce.h> again: in a kernel
+ * tree from include/, out of tree from the project's include/, which the
+ * module's Makefile puts on the path.
  */
 #undef TRACE_INCLUDE_FILE
 #define TRACE_INCLUDE_FILE coalesce

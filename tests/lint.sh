@@ -187,7 +187,10 @@ else
 		done
 		echo 'source "Kconfig"'
 	} >"$kc/Kconfig.stub"
-	out=$(srctree=$top KCONFIG_CONFIG=$kc/.config "$conf" --allyesconfig "$kc/Kconfig.stub" 2>&1)
+	# conf writes include/config/ and include/generated/ under the
+	# current directory: run it in the scratch one
+	out=$(cd "$kc" && srctree=$top KCONFIG_CONFIG=$kc/.config \
+		"$conf" --allyesconfig "$kc/Kconfig.stub" 2>&1)
 	rc=$?
 	missing=''
 	for sym in MQ_IOSCHED_COALESCE MQ_IOSCHED_COALESCE_KUNIT_TEST \

@@ -18,6 +18,9 @@
 #                    carry a comment (the analyzer's test cases, the bench
 #                    results and commands), an entry in .dep5 (the
 #                    machine-readable debian/copyright format, DEP-5);
+#  - compat/...     LINUX_VERSION_CODE appears in the compat header
+#                    (include/linux/mmc-coalesce-compat.h) and in no other
+#                    C file: 6.1 and 6.12 from one source, one place;
 #  - kconfig/parses  the kernel's Kconfig parser reads ./Kconfig (which
 #                    sources both drivers' entries) without a warning,
 #                    and allyesconfig turns every one of our symbols on.
@@ -58,7 +61,7 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint $((${#c_files[@]} + 3 + ${#scripts[@]} + ${#files[@]}))
+ktap_begin lint $((${#c_files[@]} + 4 + ${#scripts[@]} + ${#files[@]}))
 
 # checkpatch
 for f in "${c_files[@]}"; do
@@ -74,6 +77,10 @@ for f in "${c_files[@]}"; do
 	case $f in include/trace/events/*)
 		ignore=$ignore,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
 		ignore=$ignore,COMPLEX_MACRO,TRAILING_SEMICOLON ;;
+	# The compat header is the one place that tests the kernel version
+	# (6.1 and 6.12 from one source), in the kernel's usual form.
+	include/linux/mmc-coalesce-compat.h)
+		ignore=$ignore,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
 	# The tunables table expands into one module parameter declaration
 	# per line: the expansion ends in a semicolon and names it twice.
 	drivers/mmc/coalesce/coalesce-tunables.c)
@@ -170,6 +177,15 @@ in_dep5() {
 	done
 	return 1
 }
+# Kernel version tests: only in the compat header
+compat=include/linux/mmc-coalesce-compat.h
+stray=$(git grep -l -E 'LINUX_VERSION_CODE|KERNEL_VERSION\(' -- '*.c' '*.h' ":!$compat" 2>/dev/null)
+if [ -n "$stray" ]; then
+	ko compat/version_tests_only_in_compat_header "also in: $(echo "$stray" | tr '\n' ' ')"
+else
+	ok compat/version_tests_only_in_compat_header
+fi
+
 # Kconfig: the kernel's parser on ./Kconfig, under a stub of the
 # symbols our entries depend on (BLOCK, MMC, MMC_SDHCI, KUNIT, ...)
 conf=$kdir/scripts/kconfig/conf

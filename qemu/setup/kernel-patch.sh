@@ -5,6 +5,7 @@
 # with everything in its natural in-tree place:
 #   block/                    the coalesce I/O scheduler (from drivers/mmc/coalesce/)
 #   include/trace/events/     its tracepoints (from include/trace/events/)
+#   include/linux/            the compat header (6.1 and 6.12, one source)
 #   drivers/mmc/host/         the sdhci-esdhc-e500 host driver (from drivers/mmc/host/)
 #   Documentation/ABI/testing the scheduler's sysfs files
 # plus their Kconfig, Makefile and MAINTAINERS entries. Nothing is kept
@@ -293,9 +294,13 @@ for f in $srcs $hdrs; do
 	files+=("block/${f##*/}")
 done
 put include/trace/events/coalesce.h include/trace/events/coalesce.h
+# the one compat header (6.1 and 6.12 from one source); the host driver
+# of patch 4 includes it too
+put include/linux/mmc-coalesce-compat.h include/linux/mmc-coalesce-compat.h
 kconfig_before_endmenu block/Kconfig.iosched "$k"
 insert_after block/Makefile -E '^obj-\$\(CONFIG_IOSCHED_BFQ\)' "$p"
-maint_add "$sched_title" "${files[@]}" include/trace/events/coalesce.h
+maint_add "$sched_title" "${files[@]}" include/trace/events/coalesce.h \
+	include/linux/mmc-coalesce-compat.h
 commit "block: add the coalesce I/O scheduler for SD cards and USB sticks" \
 "Cheap SD cards and USB sticks keep only a few allocation units (AU,
 typically 4 MiB) open and want the writes inside an AU in ascending

@@ -37,7 +37,7 @@ struct coalesce_snapshot {
 	u32 held, held_cap, async_depth, au_sectors_queue;
 	u64 held_bytes;
 	u64 dispatched_writes, dispatched_reads, write_reqs_done;
-	u64 untracked_writes, requeued, freeze_drains, pm_drains;
+	u64 untracked_writes, requeued, flush_steps, freeze_drains, pm_drains;
 };
 
 static int coalesce_stats_show(void *data, struct seq_file *m)
@@ -64,6 +64,7 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	s->write_reqs_done = cd->write_reqs_done;
 	s->untracked_writes = cd->untracked_writes;
 	s->requeued = cd->requeued;
+	s->flush_steps = cd->flush_steps;
 	s->freeze_drains = cd->freeze_drains;
 	s->pm_drains = cd->pm_drains;
 	spin_unlock_irq(&cd->lock);
@@ -107,6 +108,7 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "write_reqs_done %llu\n", s->write_reqs_done);
 	seq_printf(m, "untracked_writes %llu\n", s->untracked_writes);
 	seq_printf(m, "requeued %llu\n", s->requeued);
+	seq_printf(m, "flush_steps %llu\n", s->flush_steps);
 	seq_printf(m, "freeze_drains %llu\n", s->freeze_drains);
 	seq_printf(m, "pm_drains %llu\n", s->pm_drains);
 	kfree(s);

@@ -69,6 +69,7 @@ struct coalesce_data {
 	u64 write_reqs_done;
 	u64 untracked_writes;
 	u64 requeued;
+	u64 flush_steps;		/* flush-sequence steps at the head (6.5+) */
 	u64 freeze_drains;
 	u64 pm_drains;
 };

@@ -21,10 +21,12 @@
  *  - A queue freeze (scheduler switch, removal, nr_requests change) and
  *    system suspend release every held write at once.
  *
- * Flush and FUA requests never reach an elevator (blk-flush.c inserts
- * them past it), and a flush owes nothing to a write that has not
- * completed: Documentation/reorder-window.md has the block layer's
- * contract this relies on.
+ * A flush owes nothing to a write that has not completed:
+ * Documentation/reorder-window.md has the block layer's contract this
+ * relies on. Up to 6.4 flush and FUA requests never reach an elevator
+ * (blk-flush.c inserts them past it); from 6.5 a write whose flush
+ * flags the device makes moot comes in as a plain sync write (never
+ * held), and the steps of a flush sequence come in at the head.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -41,6 +43,8 @@
 #include "blk-mq-sched.h"
 #include "blk-wbt.h"
 #include "coalesce-iosched.h"
+
+#include <linux/mmc-coalesce-compat.h>
 
 #include <trace/events/block.h>
 
@@ -253,7 +257,8 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 }
 
 static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
-				     struct list_head *list, bool at_head)
+				     struct list_head *list,
+				     coalesce_insert_t flags)
 {
 	struct request_queue *q = hctx->queue;
 	struct coalesce_data *cd = q->elevator->elevator_data;
@@ -266,9 +271,15 @@ static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
 	list_for_each_entry_safe(rq, next, list, queuelist) {
 		list_del_init(&rq->queuelist);
 		trace_block_rq_insert(rq);
-		if (at_head) {
-			/* A requeue: it went out once, it goes out first. */
-			cd->requeued++;
+		if (coalesce_insert_at_head(flags)) {
+			/*
+			 * A requeue (it went out once), or, from 6.5 on, a
+			 * step of a flush sequence: either goes out first.
+			 */
+			if (rq->rq_flags & RQF_FLUSH_SEQ)
+				cd->flush_steps++;
+			else
+				cd->requeued++;
 			list_add(&rq->queuelist, &cd->front);
 		} else if (req_op(rq) == REQ_OP_READ) {
 			coalesce_insert_read(cd, rq, now, &free);
@@ -710,7 +721,7 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	 * starve background writeback of the very data writes that release
 	 * them (Documentation/reorder-window.md), as with bfq.
 	 */
-	wbt_disable_default(q);
+	coalesce_wbt_disable(q, eq);
 	return 0;
 
 free_pool:
@@ -737,7 +748,7 @@ static void coalesce_exit_sched(struct elevator_queue *e)
 		     !list_empty(&cd->reads) || !list_empty(&cd->front) ||
 		     !list_empty(&cd->untracked));
 
-	wbt_enable_default(cd->q);
+	coalesce_wbt_enable(cd->q, e);
 	mempool_destroy(cd->pool);
 	kfree(cd);
 }

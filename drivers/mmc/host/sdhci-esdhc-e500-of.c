@@ -27,6 +27,8 @@
 #include "esdhc-io.h"
 #include "sdhci-esdhc-e500.h"
 
+#include <linux/mmc-coalesce-compat.h>
+
 /* DMA_SYSCTL: base clock from the peripheral clock instead of platform/2 */
 #define ESDHC_DMA_PERIPHERAL_CLK_SEL	BIT(19)
 
@@ -496,7 +498,7 @@ err_free:
 	return ret;
 }
 
-static int esdhc_of_remove(struct platform_device *pdev)
+static void esdhc_of_remove(struct platform_device *pdev)
 {
 	struct sdhci_host *host = platform_get_drvdata(pdev);
 	/* A vanished controller reads all ones: do not wait on it. */
@@ -504,7 +506,6 @@ static int esdhc_of_remove(struct platform_device *pdev)
 
 	sdhci_remove_host(host, dead);
 	sdhci_free_host(host);
-	return 0;
 }
 
 #ifdef CONFIG_PM_SLEEP
@@ -595,5 +596,5 @@ struct platform_driver sdhci_esdhc_e500_of_driver = {
 		.pm		= &esdhc_of_pm,
 	},
 	.probe	= esdhc_of_probe,
-	.remove	= esdhc_of_remove,
+	.ESDHC_PLATFORM_REMOVE = esdhc_of_remove,
 };

@@ -10,8 +10,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-# FLAVOR=debug: the debug guest kernel and modules built against it.
+# FLAVOR=debug: the debug guest kernel and modules built against it;
+# FLAVOR=6.12: the 6.12 guest kernel (build/linux-6.12) and its modules.
 suffix=${FLAVOR:+-$FLAVOR}
+ksrc=$top/build/linux-6.1
+[ "${FLAVOR:-}" != 6.12 ] || ksrc=$top/build/linux-6.12
 kout=$top/build/kernel-x86_64$suffix
 root=$top/build/initramfs-x86_64$suffix.root
 out=$top/build/initramfs-x86_64$suffix.cpio.gz
@@ -40,10 +43,12 @@ mkdir -p "$root/usr/local/bin"
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/local/bin/blkcheck" \
 	"$top/qemu/guest/blkcheck.c"
 install -m 0755 "$here/guest/init" "$root/init"
+# the KTAP printer /init and the scenarios report with
+cp "$top/tests/lib/ktap.sh" "$root/lib/ktap.sh"
 cp "$here"/guest/scenarios/* "$root/scenarios/"
 
 # Stock modules (sdhci-pci, mmc_block, ...) with modules.dep for modprobe.
-make -s -C "$top/build/linux-6.1" O="$kout" ARCH=x86_64 \
+make -s -C "$ksrc" O="$kout" ARCH=x86_64 \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 # Project modules and KUnit suites, when they have been built: the ones
 # today's Makefiles build (obj-... += NAME.o), so that a module left in

@@ -25,11 +25,15 @@
 # build/host/cardtrace --marker-base (the KV marker_base line of
 # result.txt) --from 1 --to 2.
 # --mem MiB: the guest's RAM (default 256).
-# DIR receives console.log and result.txt (the guest's "MMCC" lines and
-# one "KUNIT pass|fail CASE" line per built-in KUnit case); the card
+# DIR receives console.log, kunit.log (the console without printk time
+# stamps: the built-in KUnit suites' KTAP document is in it) and
+# result.txt (the guest's "MMCC" lines without "MMCC ": its KTAP document,
+# tests/lib/ktap.sh, and its KV, STAT, MARKER and DONE lines); the card
 # image is checked with e2fsck on the host afterwards, and with --seed the
-# file's contents too (debugfs; seed-verify.log), and DIR gets trace.log.
-# Exit 0 when the guest finished, 3 when QEMU had to be killed.
+# file's contents too (debugfs; seed-verify.log): host.ktap, a KTAP
+# document of these checks (e2fsck_clean, seed_data_verified). With --seed
+# DIR gets trace.log. Exit 0 when the guest finished, 3 when QEMU had to
+# be killed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -134,17 +138,20 @@ if [ $esdhc = 1 ]; then
 	rm -f "$out/vmlinux"
 fi
 
-# Guest lines, and each KUnit case line ("    ok N name", printk time
-# stamp removed) as "KUNIT pass|fail name".
-tr -d '\r' <"$out/console.log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
-	sed -n -E -e 's/^MMCC //p' \
-		-e 's/^    ok [0-9]+ ([^ #]+).*/KUNIT pass \1/p' \
-		-e 's/^    not ok [0-9]+ ([^ #]+).*/KUNIT fail \1/p' \
-	>"$out/result.txt" || true
+# The kernel's lines without their printk time stamps (KUnit's KTAP as
+# KUnit printed it), and the guest's lines.
+tr -d '\r' <"$out/console.log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' \
+	>"$out/kunit.log" || true
+sed -n 's/^MMCC //p' "$out/kunit.log" >"$out/result.txt" || true
+# The host's checks of the card, a KTAP document of their own.
+(
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_begin host
 if e2fsck -fn "$card" >"$out/e2fsck.log" 2>&1; then
-	echo "RESULT pass host_e2fsck" >>"$out/result.txt"
+	ok e2fsck_clean
 else
-	echo "RESULT fail host_e2fsck see e2fsck.log" >>"$out/result.txt"
+	ko e2fsck_clean "e2fsck -fn found problems; see $out/e2fsck.log"
 fi
 if [ -n "$seed" ]; then
 	# The seed file on the card, against what e500-init.c seed_chunk()
@@ -166,11 +173,13 @@ if [ -n "$seed" ]; then
 		if (read(STDIN, $extra, 1)) { print "the file is longer than $ARGV[0] MiB\n"; exit 1 }
 		print "$chunks chunks of 16 KiB as written\n";
 	' "$seed_mib" >>"$out/seed-verify.log"; then
-		echo "RESULT pass seed_data_verified" >>"$out/result.txt"
+		ok seed_data_verified
 	else
-		echo "RESULT fail seed_data_verified see seed-verify.log" >>"$out/result.txt"
+		ko seed_data_verified "$(tail -n 1 "$out/seed-verify.log"); see $out/seed-verify.log"
 	fi
 fi
+ktap_end
+) >"$out/host.ktap" || true
 rm -f "$card" "$out/initrd.gz"
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run-e500.sh: QEMU killed after ${limit} s; see $out/console.log" >&2

@@ -7,7 +7,7 @@
 #                    [--elevator NAME] [--args a=1,b=2] [--mem MiB]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
-#                    [--flavor debug]          (the debug guest kernel)
+#                    [--flavor debug|6.12]     (the debug guest kernel, or the 6.12 one)
 #                    [--card FILE]             (boot on this existing image)
 #                    [--kill-after-marker SECONDS]
 #                    [--q35] [--qmp PATH] [--usb]
@@ -20,10 +20,12 @@
 # elevator: --elevator is refused with them (except "coalesce").
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
-# sdhci trace events) and result.txt (the guest's "MMCC" lines).  Exit 0
-# when the guest finished and reported no failure, 1 on a reported
-# failure, 3 when QEMU had to be killed at the time limit, 4 when it was
-# killed as --kill-after-marker asked.
+# sdhci trace events) and result.txt (the guest's "MMCC" lines without
+# "MMCC ": its KTAP document, tests/lib/ktap.sh, and its KV, STAT, MARKER
+# and DONE lines).  Exit 0 when the guest finished and reported no
+# failure ("not ok" in the document), 1 on a reported failure, 3 when
+# QEMU had to be killed at the time limit, 4 when it was killed as
+# --kill-after-marker asked.
 #
 # Crash and removal testing:
 #   --card FILE   use FILE as the card instead of a fresh sparse image in
@@ -376,7 +378,7 @@ if ! grep -q '^DONE' "$out/result.txt"; then
 	tail -n 15 "$out/console.log" >&2
 	exit 1
 fi
-if grep -q '^RESULT fail' "$out/result.txt"; then
+if grep -Eq '^ *not ok [0-9]+ ' "$out/result.txt"; then
 	exit 1
 fi
 exit 0

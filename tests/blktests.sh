@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # blktests (the upstream block layer suite) on the emulated SD card, for
 # `make check`: block/003 (discards of many sizes), block/004 (flush
 # storm), block/005 (switch schedulers under I/O) and block/012 (a
@@ -8,9 +9,15 @@
 # coalesce-iosched.ko, `coalesce` selected; block/005 then switches to and
 # from it under I/O).  One result per test and stack.
 #
+# Prints KTAP (tests/lib/ktap.sh): the guest's document of each stack as
+# subtest blktests/STACK (its setup checks, and one result per blktests
+# test, named after it: "block/003"), then a failure of the host's when
+# a test has no result from the guest or the ours stack did not run
+# coalesce.
+#
 # BLKTESTS_DIR names a blktests tree (.ci/run points it at
 # ../shared/blktests when that exists); without it the suite is skipped
-# and counts nothing.  BLKTESTS_TIMEOUT (default 25) is blktests' TIMEOUT:
+# (one test, skipped).  BLKTESTS_TIMEOUT (default 25) is blktests' TIMEOUT:
 # fio's --runtime in each test, so each fio-based test runs at most that
 # long (block/005 up to 15 s more) -- except block/003: fio checks its
 # runtime only between discards, and one random discard (4 KiB up to the
@@ -23,24 +30,26 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
-. "$top/tests/lib/results.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 
 TESTS="block/003 block/004 block/005 block/012"
 timeout=${BLKTESTS_TIMEOUT:-25}
 stacks=${BLKTESTS_STACKS:-stock ours}
 card_gib=${BLKTESTS_CARD_GIB:-1}
 
+ktap_begin blktests
 if [ -z "${BLKTESTS_DIR:-}" ]; then
-	echo "blktests: BLKTESTS_DIR not set, skipped"
-	echo "0 passed, 0 failed"
+	skip blktests/all "BLKTESTS_DIR not set"
+	ktap_end
 	exit 0
 fi
 if [ ! -x "$BLKTESTS_DIR/check" ]; then
-	echo "blktests: BLKTESTS_DIR=$BLKTESTS_DIR is not a blktests tree (no ./check), skipped"
-	echo "0 passed, 0 failed"
+	skip blktests/all "BLKTESTS_DIR=$BLKTESTS_DIR is not a blktests tree (no ./check)"
+	ktap_end
 	exit 0
 fi
-echo "blktests: $BLKTESTS_DIR ($(cut -c1-12 "$BLKTESTS_DIR/UPSTREAM-COMMIT" 2>/dev/null || echo 'commit unknown')), TIMEOUT=$timeout s"
+diag "blktests: $BLKTESTS_DIR ($(cut -c1-12 "$BLKTESTS_DIR/UPSTREAM-COMMIT" 2>/dev/null || echo 'commit unknown')), TIMEOUT=$timeout s"
 
 # every_test STACK WHY: the same failure for each test of a stack
 every_test() {
@@ -48,9 +57,10 @@ every_test() {
 	for t in $TESTS; do ko "blktests/$1/$t" "$2"; done
 }
 
-if ! BLKTESTS_DIR=$BLKTESTS_DIR "$top/qemu/blktests-archive.sh"; then
+BLKTESTS_DIR=$BLKTESTS_DIR "$top/qemu/blktests-archive.sh" 2>&1 | sed 's/^/# /'
+if [ "${PIPESTATUS[0]}" != 0 ]; then
 	for stack in $stacks; do every_test "$stack" "could not build the blktests archive"; done
-	echo "$pass passed, $fail failed"
+	ktap_end
 	exit 1
 fi
 
@@ -68,41 +78,29 @@ for stack in $stacks; do
 		every_test ours "coalesce-iosched.ko not built (make modules)"
 		continue
 	fi
-	echo "-- blktests on the $stack stack (TCG guest, ${card_gib} GiB card; usually 3-4 minutes)"
+	diag "blktests on the $stack stack (TCG guest, ${card_gib} GiB card; usually 3-4 minutes)"
 	"$top/qemu/run.sh" --scenario blktests --stack "$stack" --out "$out" \
 		--no-trace --timeout "$limit" --card-gib "$card_gib" \
-		--kopt "mmcc.blktests=${TESTS// /,} mmcc.blktests_timeout=$timeout"
-	rc=$?
+		--kopt "mmcc.blktests=${TESTS// /,} mmcc.blktests_timeout=$timeout" 2>&1 |
+		sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	# the guest's document: setup checks, one result per test
+	ktap_nest -q "blktests/$stack" "$out/result.txt"
 	# The scheduler the tests ran under (blktests restores it after 005).
 	sched=$(sed -n 's/^KV schedulers=//p' "$out/result.txt" 2>/dev/null)
-	echo "   schedulers: ${sched:-?}"
-	not_coalesce=
+	diag "schedulers: ${sched:-?}"
 	if [ "$stack" = ours ] && [[ $sched != *"[coalesce]"* ]]; then
-		not_coalesce="coalesce was not the card's scheduler (${sched:-none reported})"
+		ko "blktests/$stack/scheduler" "coalesce was not the card's scheduler (${sched:-none reported})"
 	fi
 	for t in $TESTS; do
-		line=$(grep -E "^RESULT (pass|fail) $t( |$)" "$out/result.txt" 2>/dev/null | tail -n 1)
-		if [ -n "$not_coalesce" ]; then
-			ko "blktests/$stack/$t" "$not_coalesce"
-		elif [ -z "$line" ]; then
-			case $rc in
-			3) ko "blktests/$stack/$t" "QEMU killed at the $limit s limit (see $out/console.log)" ;;
-			*) ko "blktests/$stack/$t" "no result from the guest (run.sh exit $rc; see $out/console.log)" ;;
-			esac
-		elif [[ $line == "RESULT pass "* ]]; then
-			ok "blktests/$stack/$t"
-		else
-			ko "blktests/$stack/$t" "${line#"RESULT fail $t "}"
-		fi
+		# a result line "ok N block/003" or "not ok N block/003"
+		grep -Eq "^ *(not )?ok [0-9]+ $t( |\$)" "$out/result.txt" 2>/dev/null && continue
+		case $rc in
+		3) ko "blktests/$stack/$t" "QEMU killed at the $limit s limit (see $out/console.log)" ;;
+		*) ko "blktests/$stack/$t" "no result from the guest (run.sh exit $rc; see $out/console.log)" ;;
+		esac
 	done
-	# A guest-side failure that is no test's (stack not loaded, no tree)
-	while read -r word verdict name why; do
-		[ "$word" = RESULT ] && [ "$verdict" = fail ] || continue
-		[[ " $TESTS " == *" $name "* ]] && continue
-		ko "blktests/$stack/$name" "$why"
-	done < <(cat "$out/result.txt" 2>/dev/null)
-	echo "   ($(( $(date +%s) - start )) s)"
+	diag "blktests/$stack: $(( $(date +%s) - start )) s"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_end

@@ -1,48 +1,72 @@
 #!/usr/bin/env bash
-# Run test suites and add up their results.
+# SPDX-License-Identifier: GPL-2.0
+# Run test suites as one KTAP document and add up their results.
 # Usage: tests/check.sh [unit] [lint] [qemu] [e500] [debug] [crash] [removal]
-#                       [blktests]
+#                       [install] [blktests]
 #
-# Every suite prints its own last line "N passed, N failed"; a suite that
-# dies without one counts as one failure.  The last line of this script is
-# the total, and the exit status is non-zero when anything failed.
+# Every suite prints KTAP (tests/lib/ktap.sh). The output is one KTAP
+# document (Documentation/dev-tools/ktap.rst in the kernel tree): its plan
+# is the number of suite groups asked for; each group is a subtest, and a
+# group of several suites (unit) has each suite as a subtest of its own.
+# A suite's output is embedded as it comes, indented, under "# Subtest:
+# NAME" and closed by "ok N NAME" / "not ok N NAME" (ktap_run); its raw
+# output is kept in build/test-logs/NAME.log, and a diagnostic line after
+# it says what it counted and how long it took ("# suite: NAME: ... in
+# N s").
+#
+# The counts are the leaves: tests that are not the parent of nested
+# results, at any depth (a parent's line is not counted again) -- what
+# the kernel's kunit.py parser counts on this output ("Ran N tests").
+# A suite that dies (no KTAP, or a document that ends early) counts as
+# one failure more; skipped tests are not failures, a diagnostic line
+# says how many. The last line is the total, "N passed, N failed", and
+# the exit status is non-zero when anything failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 build=$top/build
-total_pass=0 total_fail=0
 log_dir=$build/test-logs
 mkdir -p "$log_dir"
 
 suite() { # NAME COMMAND...
-	local name=$1 log=$log_dir/$1.log start line p f
+	local name=$1 start p0=$pass f0=$fail s0=$skipped
 	shift
 	start=$(date +%s)
-	echo "== $name: $*"
-	"$@" 2>&1 | tee "$log"
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-	if [ -z "$line" ]; then
-		echo "== $name: no result line; counted as 1 failure (log: $log)"
-		total_fail=$((total_fail + 1))
-		return
-	fi
-	p=${line%% passed*}
-	f=${line#*passed, }
-	f=${f%% failed*}
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
-	echo "== $name: $p passed, $f failed in $(( $(date +%s) - start )) s"
+	diag "suite: $name: $*"
+	ktap_run -l "$log_dir/$name.log" "$name" "$@"
+	diag "suite: $name: $((pass - p0)) passed, $((fail - f0)) failed," \
+		"$((skipped - s0)) skipped in $(( $(date +%s) - start )) s"
 }
 
-for what in "${@:-unit}"; do
+groups=("${@:-unit}")
+ktap_begin check ${#groups[@]}
+diag "groups: ${groups[*]}"
+for what in "${groups[@]}"; do
 	case $what in
 	unit)
+		unit_suites=(cardtrace cardtime ktap)
+		[ -f tests/window/Makefile ] && unit_suites+=(window)
+		[ -f tests/docs-tests.py ] && unit_suites+=(docs)
+		ktap_sub_begin unit ${#unit_suites[@]}
 		suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace-san"
 		# the card model in time: the nbdkit filter (about 10 s)
 		suite cardtime qemu/cardtime/test.sh
 		if [ -f tests/window/Makefile ]; then
 			suite window make -s -C tests/window test
 		fi
+		# this format itself, against the kernel's kunit.py parser
+		suite ktap tests/lib/ktap-test.sh
+		# the Markdown's links, the README's make targets
+		if [ ! -f tests/docs-tests.py ]; then
+			:
+		elif command -v python3 >/dev/null; then
+			suite docs python3 tests/docs-tests.py
+		else
+			skip docs "python3 is not installed"
+		fi
+		ktap_sub_end
 		;;
 	qemu)
 		suite qemu tests/qemu-tests.sh
@@ -62,16 +86,22 @@ for what in "${@:-unit}"; do
 	crash)
 		suite crash tests/crash-tests.sh
 		;;
+	install)
+		# make install, staged into a scratch root
+		suite install tests/install-tests.sh
+		;;
 	blktests)
 		# upstream blktests on the card; skipped without BLKTESTS_DIR
 		suite blktests tests/blktests.sh
 		;;
 	*)
-		echo "check.sh: unknown suite group '$what'" >&2
-		total_fail=$((total_fail + 1))
+		ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests)"
 		;;
 	esac
 done
 
-echo "$total_pass passed, $total_fail failed"
-[ "$total_fail" = 0 ]
+ktap_end
+[ "$skipped" = 0 ] ||
+	diag "$skipped test(s) skipped (the '# SKIP' lines above): not failures"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Crash consistency: cut the power at random points while the guest
 # writes, boot again on the same card and check that nothing the guest
 # was told is durable went missing.
@@ -37,16 +38,20 @@
 # kill point of it (the guest's file data comes from /dev/urandom, and TCG
 # timing varies, so a replay is close, not identical).
 #
-# Prints "PASS: crash_<setting>_<n> ..." or "FAIL: ..." per kill point and
-# the last line "N passed, N failed" (tests/check.sh adds it up).  Logs:
+# Prints KTAP (tests/lib/ktap.sh): one result per kill point,
+# "crash_<setting>_<n>", with what it found on a diagnostic line before
+# it; a guest-reported failure ("not ok" in either run's KTAP document,
+# result.txt) fails the point.  Logs:
 # build/crash/<seed>/<point>/{write,check}/console.log; the card image is
 # kept for failed points only.  Figures: build/crash/<seed>/summary.txt
 # (also copied to build/crash/summary.txt).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 run=$top/qemu/run.sh
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 
-soak=0 seed= only= jobs=2
+soak=0 seed='' only='' jobs=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--soak) soak=$2; shift ;;
@@ -64,7 +69,12 @@ seed=${seed:-$(( $(date +%s) % 1000000 ))}
 
 for f in "$top/build/kernel-x86_64/arch/x86/boot/bzImage" \
 	 "$top/build/initramfs-x86_64.cpio.gz"; do
-	[ -f "$f" ] || { echo "crash-tests.sh: missing $f (run 'make guest')" >&2; echo "0 passed, 1 failed"; exit 1; }
+	if [ ! -f "$f" ]; then
+		ktap_begin crash
+		ko crash/setup "missing $f (run 'make guest')"
+		ktap_end
+		exit 1
+	fi
 done
 
 out=$top/build/crash/$seed
@@ -88,8 +98,7 @@ SETTINGS=(
 plan() {
 	local s label stack args n i scen
 	for s in "${SETTINGS[@]}"; do
-		set -- $s
-		label=$1 stack=$2 args=$3
+		read -r label stack args <<<"$s"
 		if [ "$soak" -gt 0 ]; then
 			n=$soak
 		elif [ "$stack" = stock ]; then
@@ -115,7 +124,7 @@ plan() {
 # comparison; leaves DIR/verdict ("pass|fail NAME text") and DIR/row.
 kill_point() {
 	local name=$1 stack=$2 args=$3 scen=$4 delay=$5 gseed=$6
-	local dir=$out/$name card fs wrc=0 crc=0 a=() why= t0 figures
+	local dir=$out/$name card fs wrc=0 crc=0 a=() why='' t0 figures failed
 	# A background job that must always leave a verdict: no errexit.
 	set +e +o pipefail
 	dir=$out/$name
@@ -169,7 +178,9 @@ kill_point() {
 				acked, verified, lost, corrupt, deleted_ok, resurrected, inflight_kept, inflight_gone, extra
 		}' "$dir/write/result.txt" "$dir/check/result.txt" 2>/dev/null) ||
 		figures="acked=0 verified=0 lost=0 corrupt=0 deleted_ok=0 resurrected=0 inflight_kept=0 inflight_gone=0 extra=0"
-	local acked verified lost corrupt deleted_ok resurrected inflight_kept inflight_gone extra
+	local acked verified lost corrupt deleted_ok resurrected inflight_kept inflight_gone
+	# shellcheck disable=SC2034 # extra is one of the figures, unused here
+	local extra
 	eval "$figures"
 
 	# The file system after the crash: ext4's e2fsck before and after the
@@ -190,11 +201,13 @@ kill_point() {
 		END { print n ? last "/" max + 0 "/" total : "-" }' "$dir/write/result.txt" 2>/dev/null)
 
 	[ "$wrc" = 4 ] || why+="; write run not killed as asked (run.sh exit $wrc; see $dir/write.log)"
-	grep -q '^RESULT fail' "$dir/write/result.txt" 2>/dev/null &&
-		why+="; write run: $(grep -m1 '^RESULT fail' "$dir/write/result.txt")"
+	# the guests' own failures (the write run's document is cut by the
+	# kill: only its "not ok" lines count)
+	failed=$(failed_tests "$dir/write/result.txt")
+	[ -z "$failed" ] || why+="; write run: not ok $failed"
 	[ "$crc" = 0 ] || why+="; check run exit $crc (see $dir/check/console.log)"
-	grep -q '^RESULT fail' "$dir/check/result.txt" 2>/dev/null &&
-		why+="; check run: $(grep '^RESULT fail' "$dir/check/result.txt" | cut -d' ' -f3- | tr '\n' ';')"
+	failed=$(failed_tests "$dir/check/result.txt")
+	[ -z "$failed" ] || why+="; check run: not ok $failed"
 	[ "$lost" = 0 ] || why+="; $lost acknowledged file(s) lost"
 	[ "$corrupt" = 0 ] || why+="; $corrupt file(s) corrupt"
 	[ "$resurrected" = 0 ] || why+="; $resurrected acknowledged unlink(s) undone"
@@ -202,7 +215,7 @@ kill_point() {
 		echo "pass $name" >"$dir/verdict"
 		rm -f "$card"	# 1 GiB sparse; kept only for failed points
 	else
-		echo "fail $name ${why#; } (card and logs kept in ${dir#$top/})" >"$dir/verdict"
+		echo "fail $name ${why#; } (card and logs kept in ${dir#"$top"/})" >"$dir/verdict"
 	fi
 	printf '%s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s\n' "$name" "$stack" "$args" \
 		"$scen" "$delay" "${killed_ms:--}" "$acked" "$verified" "$lost" "$corrupt" \
@@ -217,30 +230,37 @@ kv_of() { # "k=v k=v" KEY
 	done
 	echo "?"
 }
-result_of() { # RUNDIR TEST -> pass|fail|?
+result_of() { # RUNDIR TEST -> pass|fail|?: its KTAP result line
 	local v
-	v=$(awk -v t="$2" '$1 == "RESULT" && $3 == t { print $2 }' "$1/result.txt" 2>/dev/null | tail -n 1)
+	v=$(awk -v t="$2" '$1 == "ok" && $3 == t { print "pass" }
+		$1 == "not" && $2 == "ok" && $4 == t { print "fail" }' \
+		"$1/result.txt" 2>/dev/null | tail -n 1)
 	echo "${v:-?}"
 }
+failed_tests() { # RESULT.TXT -> the names of its "not ok" results
+	sed -n -E 's/^ *not ok [0-9]+ ([^#]*[^# ]).*/\1/p' "$1" 2>/dev/null |
+		tr '\n' ' ' | sed 's/ $//'
+}
 
-pass=0 fail=0
 declare -A printed=()
 # Report the kill points that have finished since the last call.
 reap() {
 	local d v name
 	for d in "$out"/crash_*/; do
 		name=$(basename "$d")
-		[ -f "$d/verdict" ] && [ -f "$d/row" ] && [ -z "${printed[$name]:-}" ] || continue
+		if [ ! -f "$d/verdict" ] || [ ! -f "$d/row" ] || [ -n "${printed[$name]:-}" ]; then
+			continue
+		fi
 		printed[$name]=1
 		read -r v _ <"$d/verdict"
-		set -- $(cat "$d/row")
+		read -r -a row <"$d/row"
+		set -- "${row[@]}"
 		if [ "$v" = pass ]; then
-			pass=$((pass + 1))
-			echo "PASS: $name ($4, killed $6 ms after the marker, window held ${16}: $7 acked, $8 verified, ${11} deleted; fsck ${14}; ${15} s)"
+			diag "$name: $4, killed $6 ms after the marker, window held ${16}: $7 acked, $8 verified, ${11} deleted; fsck ${14}; ${15} s"
+			ok "$name"
 		else
-			fail=$((fail + 1))
-			echo "FAIL: $name: $(cut -d' ' -f3- "$d/verdict")"
-			[ -s "$d/details.txt" ] && sed 's/^/      /' "$d/details.txt" | head -n 20
+			[ ! -s "$d/details.txt" ] || diag "$(head -n 20 "$d/details.txt")"
+			ko "$name" "$(cut -d' ' -f3- "$d/verdict")"
 		fi
 	done
 }
@@ -252,8 +272,9 @@ if [ -n "$only" ]; then
 fi
 mode=quick replay="tests/crash-tests.sh --seed $seed"
 [ "$soak" -gt 0 ] && mode="soak $soak" replay="tests/crash-tests.sh --soak $soak --seed $seed"
-echo "crash tests: $mode, ${#points[@]} kill points, seed $seed (replay: $replay [--only POINT]), $jobs at a time"
-echo "logs: ${out#$top/}"
+ktap_begin crash ${#points[@]}
+diag "crash tests: $mode, ${#points[@]} kill points, seed $seed (replay: $replay [--only POINT]), $jobs at a time"
+diag "logs: ${out#"$top"/}"
 printf '%s\n' "${points[@]}" >"$out/plan.txt"
 start=$(date +%s)
 
@@ -266,6 +287,7 @@ for p in "${points[@]}"; do
 		wait -n || true
 		reap
 	done
+	# shellcheck disable=SC2086 # a plan line is the arguments
 	kill_point $p &
 done
 wait || true
@@ -282,10 +304,10 @@ summary=$out/summary.txt
 	printf '%-20s %-6s %-10s %7s %7s %10s %5s %8s %4s %7s %7s %6s %-38s %4s %s\n' \
 		point stack scenario delay_s kill_ms held acked verified lost corrupt deleted undone fsck secs verdict
 	for p in "${points[@]}"; do
-		set -- $p
-		d=$out/$1
+		d=$out/${p%% *}
 		[ -f "$d/row" ] || continue
-		set -- $(cat "$d/row")
+		read -r -a row <"$d/row"
+		set -- "${row[@]}"
 		printf '%-20s %-6s %-10s %7s %7s %10s %5s %8s %4s %7s %7s %6s %-38s %4s %s\n' \
 			"$1" "$2" "$4" "$5" "$6" "${16}" "$7" "$8" "$9" "${10}" "${11}" "${12}" "${14}" "${15}" \
 			"$(cut -d' ' -f1 "$d/verdict")"
@@ -294,8 +316,8 @@ summary=$out/summary.txt
 	echo "per setting (acked = files reported durable; verified = found intact; lost/corrupt: goal 0):"
 	printf '%-10s %6s %6s %7s %9s %5s %8s %8s %7s %s\n' setting points failed acked verified lost corrupt deleted undone fsck
 	for s in "${SETTINGS[@]}"; do
-		set -- $s
-		cat "$out"/crash_"$1"_[0-9]*/row 2>/dev/null | awk -v label="$1" -v out="$out" '
+		label=${s%% *}
+		cat "$out"/crash_"$label"_[0-9]*/row 2>/dev/null | awk -v label="$label" -v out="$out" '
 			{ n++; acked += $7; ver += $8; lost += $9; cor += $10; del += $11; und += $12
 			  if ($14 ~ /after=pass/) clean++
 			  v = ""; f = out "/" $1 "/verdict"; getline v <f; close(f)
@@ -312,9 +334,6 @@ summary=$out/summary.txt
 	echo "after=e2fsck -fn after the repair (what it fixed: check/console.log, lines 'fsck:')."
 } >"$summary"
 cp "$summary" "$top/build/crash/summary.txt"
-echo
-cat "$summary"
-echo
-echo "time: ${elapsed} s"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+sed 's/^/# /' "$summary"
+diag "time: ${elapsed} s"
+ktap_end

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The QEMU checks of our stack on the debug guest kernel (KASAN, lockdep,
 # atomic-sleep, debug objects, kmemleak: qemu/x86_64-debug.config). Each
 # scenario counts as in qemu-tests.sh, and any checker report on the
 # console fails it. The driver, faults and load scenarios bring the bad
 # ioctl table, fault injection and the fio load under the checkers.
 # Building the debug kernel takes 10-15 minutes cold; the runs about 15
-# minutes (KASAN slows the guest down).
+# minutes (KASAN slows the guest down). Prints KTAP (tests/lib/ktap.sh):
+# each run's guest document as subtest debug/SCENARIO, the host's checks
+# of it after it.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 src=$top/build/debug-src
 mods=$top/build/modules-x86_64-debug
-. "$top/tests/lib/results.sh"
-finish() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit $?; }
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+finish() { ktap_end; exit $?; }
+ktap_begin debug
 
-"$top/qemu/setup/kernel.sh" x86_64-debug || { ko debug/kernel_build "see build/kernel-x86_64-debug/build.log"; finish; }
+"$top/qemu/setup/kernel.sh" x86_64-debug 2>&1 | sed 's/^/# /'
+[ "${PIPESTATUS[0]}" = 0 ] || { ko debug/kernel_build "see build/kernel-x86_64-debug/build.log"; finish; }
 # Modules for this kernel, from a copy of the sources (the normal build's
 # objects live in the project tree).
 rm -rf "$src" "$mods"
@@ -34,15 +40,20 @@ reports='BUG:|WARNING:|KASAN|possible circular locking|inconsistent lock state|p
 n=0
 for spec in "smoke ours" "smoke4 ours" "driver ours" "seed ours" "kunit ours" \
 	"faults ours" "load ours"; do
-	set -- $spec
+	read -r scen stack <<<"$spec"
+	set -- "$scen" "$stack"
 	n=$((n + 1))
 	out=$runs/debug-$n-$1
-	echo "-- $1 on the debug kernel (slow: KASAN under TCG)"
+	diag "$1 on the debug kernel (slow: KASAN under TCG)"
 	"$top/qemu/run.sh" --flavor debug --scenario "$1" --stack "$2" \
-		--out "$out" --timeout 1800 --no-trace
-	rc=$?
-	guest_results "debug/$1" "$out/result.txt"
-	[ $rc = 0 ] && ok "debug/$1/finished" || ko "debug/$1/finished" "exit $rc, see $out/console.log"
+		--out "$out" --timeout 1800 --no-trace 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	ktap_nest -q "debug/$1" "$out/result.txt"
+	if [ "$rc" = 0 ]; then
+		ok "debug/$1/finished"
+	else
+		ko "debug/$1/finished" "exit $rc, see $out/console.log"
+	fi
 	for c in lockdep kasan kmemleak; do
 		grep -q "^KV checker_$c=on" "$out/result.txt" ||
 			ko "debug/$1/checker_$c" "the guest did not report $c as active"

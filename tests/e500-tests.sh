@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The e500 boot test for `make check`: build (incrementally) the e500
 # kernel with our drivers built in, boot it under qemu-system-ppc, and
 # count the guest's results, the built-in KUnit cases and the host-side
@@ -12,39 +13,45 @@
 # Environment: E500_SEED_MIB (default 128), the seed's file in MiB, and
 # E500_SEED_MEM (default 128), the seed guests' RAM in MiB (ppce500 wants
 # a multiple of 64, and puts the initrd at 64 MiB: 128 at least).
+#
+# Prints KTAP (tests/lib/ktap.sh). Each boot LABEL gives three subtests:
+# LABEL (the guest's document, qemu/guest/e500-init.c), LABEL/kunit (the
+# built-in KUnit suites' document from the console, one test per case)
+# and LABEL/host (the host's checks of the card, qemu/run-e500.sh); then
+# LABEL/kunit_ran and LABEL/finished.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1: $2"; fail=$((fail + 1)); }
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_begin e500
 
-if ! "$top/qemu/setup/kernel.sh" ppc; then
+"$top/qemu/setup/kernel.sh" ppc 2>&1 | sed 's/^/# /'
+if [ "${PIPESTATUS[0]}" != 0 ]; then
 	ko e500/kernel_build "see build/kernel-ppc/build.log"
-	echo "$pass passed, $fail failed"
+	ktap_end
 	exit 1
 fi
 ok e500/kernel_build
 # e500_boot LABEL [run-e500.sh args...]: one boot, its results as
-# LABEL/NAME
+# subtests LABEL, LABEL/kunit and LABEL/host
 e500_boot() {
-	local label=$1 out=$top/build/runs/$1 rc kunit=0 kind verdict name why
+	local label=$1 out=$top/build/runs/$1 rc
 	shift
-	"$top/qemu/run-e500.sh" --out "$out" --timeout 900 "$@"
-	rc=$?
-	while read -r kind verdict name why; do
-		case $kind in
-		RESULT) ;;
-		KUNIT) kunit=$((kunit + 1)); name=kunit/$name ;;
-		*) continue ;;
-		esac
-		if [ "$verdict" = pass ]; then
-			ok "$label/$name"
-		else
-			ko "$label/$name" "${why:-see $out/console.log}"
-		fi
-	done <"$out/result.txt"
-	[ $kunit -gt 0 ] && ok $label/kunit_ran || ko $label/kunit_ran "no KUnit case reported on the console"
-	[ $rc = 0 ] && ok $label/finished || ko $label/finished "guest did not finish (exit $rc)"
+	"$top/qemu/run-e500.sh" --out "$out" --timeout 900 "$@" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	ktap_nest -q "$label" "$out/result.txt"
+	ktap_nest -q -d 1 "$label/kunit" "$out/kunit.log"
+	if [ "$kn_started" = 1 ]; then
+		ok "$label/kunit_ran"
+	else
+		ko "$label/kunit_ran" "no KUnit KTAP on the console"
+	fi
+	ktap_nest "$label/host" "$out/host.ktap"
+	if [ "$rc" = 0 ]; then
+		ok "$label/finished"
+	else
+		ko "$label/finished" "guest did not finish (exit $rc)"
+	fi
 }
 
 kv_of() { sed -n "s/^$1=//p" "$2" | head -n 1; }
@@ -110,28 +117,32 @@ seed_runs() {
 				"$(sed -n 's/^STAT held //p' "$r" | head -n 1 | grep . || echo -) |"
 		done
 	} >"$table"
-	cat "$table"
+	sed 's/^/# /' "$table"
 }
 
 # The card behind sdhci-pci (QEMU 7.2, Debian 12), then on the machine's
 # own eSDHC through the device-tree driver (QEMU 10 from the Debian 13
 # root, made once by qemu/setup/trixie-root.sh: a minute or two the first time).
 e500_boot e500
-if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc; then
+if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc 2>&1 | sed 's/^/# /' &&
+	[ "${PIPESTATUS[0]}" = 0 ]; then
 	e500_boot e500-esdhc --esdhc
-	grep -q 'sdhci-esdhc-e500-of.*base clock' "$top/build/runs/e500-esdhc/console.log" &&
-		ok e500-esdhc/of_driver_bound ||
+	if grep -q 'sdhci-esdhc-e500-of.*base clock' "$top/build/runs/e500-esdhc/console.log"; then
+		ok e500-esdhc/of_driver_bound
+	else
 		ko e500-esdhc/of_driver_bound "the device-tree driver did not probe the eSDHC"
+	fi
 	# a board's node: "clock-frequency" (as U-Boot fills it in) wins
 	# over the capabilities' base clock
 	e500_boot e500-esdhc-clk --esdhc-clock 100000000
-	grep -q 'sdhci-esdhc-e500-of.*base clock 100000000 Hz' \
-		"$top/build/runs/e500-esdhc-clk/console.log" &&
-		ok e500-esdhc-clk/clock_frequency_used ||
+	if grep -q 'sdhci-esdhc-e500-of.*base clock 100000000 Hz' \
+		"$top/build/runs/e500-esdhc-clk/console.log"; then
+		ok e500-esdhc-clk/clock_frequency_used
+	else
 		ko e500-esdhc-clk/clock_frequency_used "the driver did not take clock-frequency = 100 MHz"
+	fi
 	seed_runs
 else
 	ko e500-esdhc/trixie_root "qemu/setup/trixie-root.sh failed; see build/trixie-root.log"
 fi
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_end

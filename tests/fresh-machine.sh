@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Fresh-machine check: does a make target work on a clean Debian 12 with
 # nothing but git and make? Builds a minimal bookworm root with debootstrap
 # under build/fresh-machine/, clones the committed HEAD of this repository
 # into it (not the working tree), runs `make TARGET` there as root, and
-# reports PASS or FAIL with the log and the time taken. Everything else
+# reports whether it worked with the log and the time taken. Everything else
 # (compilers, kernel source, QEMU, ...) must be installed by the project's
-# own scripts (qemu/setup/deps.sh).
+# own scripts (qemu/setup/deps.sh). The verdict comes last, as a KTAP
+# document of one test (tests/lib/ktap.sh): "make TARGET on a fresh
+# Debian 12 root", or the step that failed before it.
 #
 # Usage: tests/fresh-machine.sh [--target TARGET] [--from GITDIR] [--keep]
 #                               [--ccache DIR] [--mirror URL] [--root DIR]
@@ -34,8 +37,10 @@
 # well over an hour. Removing the root takes 1-3 minutes more.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 
-target=demo from=$top keep=0 ccache= mirror= root=$top/build/fresh-machine/root clean=0
+target=demo from=$top keep=0 ccache='' mirror='' root=$top/build/fresh-machine/root clean=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--target) target=$2; shift ;;
@@ -52,6 +57,12 @@ while [ $# -gt 0 ]; do
 done
 
 die() { echo "fresh-machine.sh: $*" >&2; exit 2; }
+# verdict STEP WHY: a step before make failed, as the one test's result
+verdict() {
+	ktap_begin fresh-machine 1
+	ko "$1" "$2"
+	ktap_end || :
+}
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mount)"
 mkdir -p "$(dirname "$root")"
 root=$(cd "$(dirname "$root")" && pwd)/$(basename "$root")
@@ -94,10 +105,13 @@ unmount_all() {
 	local pids m
 	pids=$(chroot_pids)
 	if [ -n "$pids" ]; then
+		# shellcheck disable=SC2086,SC2116 # the PIDs on one line
 		echo "fresh-machine: stopping processes left in the root: $(echo $pids)"
+		# shellcheck disable=SC2086 # the PIDs, a word each
 		kill -TERM $pids 2>/dev/null || true
 		sleep 2
 		pids=$(chroot_pids)
+		# shellcheck disable=SC2086 # the PIDs, a word each
 		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
 		sleep 1
 	fi
@@ -168,8 +182,9 @@ security=$(host_mirrors | grep -E 'security' | head -n 1)
 security=${security:-http://deb.debian.org/debian-security}
 security=${security%/}
 
-[ -d "$from" ] && git -C "$from" rev-parse --verify -q HEAD >/dev/null ||
+if [ ! -d "$from" ] || ! git -C "$from" rev-parse --verify -q HEAD >/dev/null; then
 	die "--from $from: not a git repository with a commit"
+fi
 [ -z "$ccache" ] || { mkdir -p "$ccache" && ccache=$(cd "$ccache" && pwd); }
 
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -230,7 +245,7 @@ step "debootstrap --variant=minbase bookworm (usually 1-3 minutes)"
 if ! debootstrap --variant=minbase bookworm "$root" "$mirror" >"$logdir/debootstrap.log" 2>&1; then
 	echo "fresh-machine: debootstrap failed; last lines of $logdir/debootstrap.log:" >&2
 	tail -n 15 "$logdir/debootstrap.log" >&2
-	echo "FAIL: debootstrap (log: $logdir/debootstrap.log)"
+	verdict debootstrap "failed (log: $logdir/debootstrap.log)"
 	exit 1
 fi
 took
@@ -268,7 +283,7 @@ if ! in_root sh -c 'export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends git make' \
 	>"$logdir/bootstrap-apt.log" 2>&1; then
 	tail -n 15 "$logdir/bootstrap-apt.log" >&2
-	echo "FAIL: apt-get in the root (log: $logdir/bootstrap-apt.log)"
+	verdict "apt-get in the root" "failed (log: $logdir/bootstrap-apt.log)"
 	exit 1
 fi
 took
@@ -279,7 +294,7 @@ mount --bind "$from" "$root/mnt/origin"
 mount -o remount,bind,ro "$root/mnt/origin"
 in_root git clone -q --no-hardlinks /mnt/origin "$guest_src" >"$logdir/clone.log" 2>&1 || {
 	cat "$logdir/clone.log" >&2
-	echo "FAIL: git clone (log: $logdir/clone.log)"
+	verdict "git clone" "failed (log: $logdir/clone.log)"
 	exit 1
 }
 umount "$root/mnt/origin"
@@ -294,6 +309,7 @@ check) how="more than an hour cold" ;;
 esac
 step "make $target in the root ($how); output also in $log"
 set +e
+# shellcheck disable=SC2016,SC2086 # $1 and $@ are the inner bash's; the targets, a word each
 in_root bash -c 'cd "$1" && shift && exec make "$@"' make "$guest_src" $target 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
@@ -306,11 +322,13 @@ set +e
 cleanup
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 echo
-echo "log: $log"
-echo "elapsed: $((elapsed / 60)) min $((elapsed % 60)) s from start to the end of make (make alone: $make_s s)"
+ktap_begin fresh-machine 1
+diag "log: $log"
+diag "elapsed: $((elapsed / 60)) min $((elapsed % 60)) s from start to the end of make (make alone: $make_s s)"
+[ -z "$summary" ] || diag "make $target: $summary"
 if [ "$rc" = 0 ]; then
-	echo "PASS: make $target on a fresh Debian 12 root${summary:+ ($summary)}"
+	ok "make $target on a fresh Debian 12 root"
 else
-	echo "FAIL: make $target on a fresh Debian 12 root: exit $rc${summary:+ ($summary)}"
+	ko "make $target on a fresh Debian 12 root" "exit $rc"
 fi
-[ "$rc" = 0 ]
+ktap_end

@@ -1,37 +1,46 @@
 #!/usr/bin/env bash
-# QEMU scenarios for `make check`: each boots the guest, runs a scenario and
-# turns the guest's "RESULT pass|fail NAME" lines into test results.
+# SPDX-License-Identifier: GPL-2.0
+# QEMU scenarios for `make check`, as KTAP (tests/lib/ktap.sh): each boots
+# the guest and runs a scenario; the guest's own KTAP document (result.txt)
+# becomes a subtest named LABEL/STACK, and the host's checks of the run
+# follow it as LABEL/STACK/finished, .../card_trace and so on.
 # A guest that hangs is killed at its time limit and counted as a failure.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 cardtrace=$top/build/host/cardtrace
-. "$top/tests/lib/results.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 RUN_NO=0
 rm -rf "$runs"/test-*
+ktap_begin qemu
 
 
-# [LABEL=L] scenario NAME STACK TIMEOUT [run.sh args...]: boot once, count
-# results (named L/STACK/..., L defaulting to NAME)
+# [LABEL=L] scenario NAME STACK TIMEOUT [run.sh args...]: boot once; the
+# guest's results as subtest L/STACK (L defaulting to NAME)
 scenario() {
 	local name=$1 stack=$2 limit=$3 out rc start label=${LABEL:-$1}
 	RUN_NO=$((RUN_NO + 1))
 	out=$runs/test-$RUN_NO-$label-$stack
 	shift 3
 	start=$(date +%s)
-	echo "-- $label on the $stack stack (TCG guest; usually under $((limit / 3)) s)"
+	diag "$label on the $stack stack (TCG guest; usually under $((limit / 3)) s)"
 	"$top/qemu/run.sh" --scenario "$name" --stack "$stack" --out "$out" \
-		--timeout "$limit" "$@"
-	rc=$?
-	guest_results "$label/$stack" "$out/result.txt"
+		--timeout "$limit" "$@" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	ktap_nest -q "$label/$stack" "$out/result.txt"
 	case $rc in
 	0) ok "$label/$stack/finished" ;;
 	3) ko "$label/$stack/finished" "QEMU killed at the ${limit} s limit" ;;
-	*) grep -q '^DONE' "$out/result.txt" && [ "$rc" = 1 ] &&
-		ok "$label/$stack/finished" ||
-		ko "$label/$stack/finished" "guest did not finish (see $out/console.log)" ;;
+	*)
+		if grep -q '^DONE' "$out/result.txt" && [ "$rc" = 1 ]; then
+			ok "$label/$stack/finished"
+		else
+			ko "$label/$stack/finished" "guest did not finish (see $out/console.log)"
+		fi
+		;;
 	esac
-	echo "   ($(( $(date +%s) - start )) s)"
+	diag "$label/$stack: $(( $(date +%s) - start )) s"
 	LAST_OUT=$out
 }
 
@@ -62,7 +71,7 @@ stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
 # mmc_block; ourhost: the same on our host driver.
 OURS=ours
 [ -e "$top/build/modules-x86_64/coalesce-iosched.ko" ] ||
-	echo "note: coalesce-iosched.ko not built (make modules): the $OURS runs will fail"
+	diag "note: coalesce-iosched.ko not built (make modules): the $OURS runs will fail"
 
 # Stock as the control, then ours on the same checks.
 scenario smoke stock 300
@@ -110,6 +119,7 @@ trace_has_writes "$LAST_OUT" seed/$OURS
 # test passes through it, the filter charged time, the run took at least
 # that long, and the analyzer's estimate from QEMU's trace of the same run
 # agrees with what the filter charged within 5 %.
+# shellcheck source=tests/tools/card-time.sh
 . "$top/tests/tools/card-time.sh"
 t0=$(date +%s.%N)
 LABEL=smoke-timed scenario smoke $OURS 300 --card-profile cheap12
@@ -117,8 +127,8 @@ wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 read -r charged est < <(charged_vs_trace "$LAST_OUT")
 if awk -v c="$charged" -v e="$est" 'BEGIN { exit !(c > 0 && e > 0 &&
 	c - e <= 0.05 * e && e - c <= 0.05 * e) }'; then
+	diag "filter charged $charged s, analyzer from the trace $est s"
 	ok "smoke-timed/$OURS/charged_matches_trace"
-	echo "   (filter charged $charged s, analyzer from the trace $est s)"
 else
 	ko "smoke-timed/$OURS/charged_matches_trace" "filter charged ${charged:-?} s, analyzer estimate ${est:-?} s"
 fi
@@ -145,7 +155,8 @@ truncate -s 64M "$tiny"
 LABEL=smoke-sdsc scenario smoke $OURS 300 --no-trace --card "$tiny"
 au=$(stat_of "$LAST_OUT" au_sectors)
 if [ -n "$au" ] && [ "$au" -gt 0 ] 2>/dev/null; then
-	ok "smoke-sdsc/$OURS/tiny_sdsc_au_sectors"; echo "   (AU: $au sectors)"
+	diag "AU: $au sectors"
+	ok "smoke-sdsc/$OURS/tiny_sdsc_au_sectors"
 else
 	ko "smoke-sdsc/$OURS/tiny_sdsc_au_sectors" "au_sectors=${au:-missing}"
 fi
@@ -168,5 +179,4 @@ scenario faults stock 600 --no-trace
 scenario load $OURS 600 --no-trace
 scenario load stock 600 --no-trace
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_end

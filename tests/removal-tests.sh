@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Removal under load (Documentation/reliability.md): the guest's "remove"
 # scenario writes through ext4 (a large stream and a small fsync loop),
 # then the card goes away while writes are held and in flight:
@@ -15,10 +16,14 @@
 # scheduler's) unload.
 # Ours (the coalesce scheduler on sdhci-pci + mmc_block) on all five; the
 # stock drivers as the control on eject and pci. About 3.5 minutes.
+# Prints KTAP (tests/lib/ktap.sh): each run's guest document as subtest
+# removal/HOW/STACK, the host's checks of it after it.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
-. "$top/tests/lib/results.sh"
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+ktap_begin removal
 
 OURS=ours
 
@@ -30,12 +35,12 @@ removal() {
 	mkdir -p "$out"
 	# a console log left from an earlier run must not trigger the removal
 	rm -f "$sock" "$out/console.log"
-	echo "-- remove=$how on the $stack stack (about a minute)"
+	diag "remove=$how on the $stack stack (about a minute)"
 	[ "$how" = pci ] && q35=(--q35)
 	# ours: long hold and idle times, no pause in holding after the fsync
 	# loop's sync writes, so that writes are held when the
 	# card goes (the guest reports how many: held_at_removal)
-	[ "$stack" = stock ] || args=(--args hold_ms=10000,idle_ms=1000,sync_grace_ms=0)
+	[ "$stack" = stock ] || args=(--args "hold_ms=10000,idle_ms=1000,sync_grace_ms=0")
 	"$top/qemu/run.sh" --scenario remove --stack "$stack" --out "$out" \
 		--no-trace --timeout 400 --qmp "$sock" "${q35[@]}" "${args[@]}" \
 		--kopt "mmcc.remove=$how" >"$out/run.log" 2>&1 &
@@ -56,6 +61,7 @@ removal() {
 				reply=$("$top/qemu/qmp.py" "$sock" device_del \
 					'{"id": "sdhci0"}' 2>&1)
 			fi
+			# shellcheck disable=SC2181 # the status of either branch
 			if [ $? = 0 ]; then
 				ok "removal/$how/$stack/qmp_accepted"
 			else
@@ -65,7 +71,8 @@ removal() {
 	fi
 	wait $pid
 	rc=$?
-	guest_results "removal/$how/$stack" "$out/result.txt"
+	sed 's/^/# /' "$out/run.log"
+	ktap_nest -q "removal/$how/$stack" "$out/result.txt"
 	held=$(sed -n 's/^KV held_at_removal=//p' "$out/result.txt")
 	if [ "$stack" != stock ]; then
 		if [ "${held:-0}" -gt 0 ] 2>/dev/null; then
@@ -74,12 +81,13 @@ removal() {
 			ko "removal/$how/$stack/writes_held_at_removal" "held_at_removal=${held:-missing}: the test did not exercise held writes"
 		fi
 	fi
-	case $rc in
-	0 | 1) grep -q '^DONE' "$out/result.txt" &&
-		ok "removal/$how/$stack/finished" ||
-		ko "removal/$how/$stack/finished" "guest did not finish (see $out/console.log)" ;;
-	*) ko "removal/$how/$stack/finished" "run.sh exit $rc (see $out/console.log)" ;;
-	esac
+	if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+		ko "removal/$how/$stack/finished" "run.sh exit $rc (see $out/console.log)"
+	elif grep -q '^DONE' "$out/result.txt"; then
+		ok "removal/$how/$stack/finished"
+	else
+		ko "removal/$how/$stack/finished" "guest did not finish (see $out/console.log)"
+	fi
 }
 
 for how in eject pci rmhost unbind unbindhost; do
@@ -88,5 +96,4 @@ done
 removal eject stock
 removal pci stock
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_end

@@ -9,14 +9,15 @@
 #    written in its dump format; the request, command and AU-switch counts
 #    match; the qemu-io run took at least the charged time;
 #  - every bad parameter makes nbdkit refuse to start, naming it.
-# Prints PASS/FAIL lines and a last line "N passed, N failed".
+# Prints KTAP (tests/lib/ktap.sh), a result per check.
 # Needs: nbdkit, nbdkit-plugin-dev, qemu-utils (and a C compiler).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 filter=$top/build/cardtime/nbdkit-cardtime-filter.so
 cardtrace=$top/build/host/cardtrace
-pass=0 fail=0
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
 tmp=$(mktemp -d)
 nbdkit_pid=
 
@@ -27,13 +28,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { echo "PASS: cardtime/$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: cardtime/$1: $2"; fail=$((fail + 1)); }
+pass_() { ok "cardtime/$1"; }
+bad() { ko "cardtime/$1" "$2"; }
 finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
+	ktap_end
 	exit
 }
+
+ktap_begin cardtime
 
 "$top/qemu/setup/deps.sh" cardtime || { bad setup "qemu/setup/deps.sh cardtime failed"; finish; }
 for tool in nbdkit qemu-io; do
@@ -42,7 +44,7 @@ for tool in nbdkit qemu-io; do
 done
 if make -s -C "$here" >"$tmp/build.log" 2>&1 &&
    make -s -C "$top" "$cardtrace" >>"$tmp/build.log" 2>&1; then
-	ok build
+	pass_ build
 else
 	bad build "$(tail -5 "$tmp/build.log")"
 	finish
@@ -174,12 +176,14 @@ run() {
 	[ "$(kv au_switches "$stats")" = "$(kv au_switches "$tmp/$name.kv")" ] ||
 		why+="au_switches=$(kv au_switches "$stats"), cardtrace $(kv au_switches "$tmp/$name.kv"); "
 	if [ -z "$why" ]; then
-		ok "$name-model ($charged s charged, cardtrace $est s + reads $rs s - finish $fs s)"
+		diag "$name-model: $charged s charged, cardtrace $est s + reads $rs s - finish $fs s"
+		pass_ "$name-model"
 	else
 		bad "$name-model" "$why"
 	fi
 	if awk -v w="$wall" -v c="$charged" 'BEGIN { exit !(w >= c) }'; then
-		ok "$name-wallclock ($wall s >= $charged s)"
+		diag "$name-wallclock: $wall s >= $charged s"
+		pass_ "$name-wallclock"
 	else
 		bad "$name-wallclock" "qemu-io took $wall s, less than the $charged s charged"
 	fi
@@ -205,7 +209,7 @@ for p in profile=nosuch open=0 open=65 au=3000 au=128M order=sideways \
 	elif ! grep -q -- "$key=" "$tmp/bad.out"; then
 		bad "refuse-$p" "message does not name $key: $(head -c 200 "$tmp/bad.out")"
 	else
-		ok "refuse-$p"
+		pass_ "refuse-$p"
 	fi
 done
 

@@ -27,10 +27,13 @@
  * The markers are one-sector O_DIRECT reads at marker_base + 8 * k, so
  * that cardtrace --marker-base cuts the workload out of QEMU's card trace.
  *
- * Results go to the console as "MMCC RESULT pass|fail NAME", like the
- * x86_64 guest's, with "MMCC KV key=value", "MMCC STAT name value" and
- * "MMCC MARKER k" in seed mode, followed by "MMCC DONE". KUnit suites
- * are built in and report on the console during boot.
+ * Results go to the console as a KTAP document (Documentation/dev-tools/
+ * ktap.rst), each line after "MMCC " like the x86_64 guest's: "MMCC KTAP
+ * version 1", "MMCC ok N NAME", "MMCC # NAME: why" and "MMCC not ok N
+ * NAME" (blkcheck's results taken in and numbered on), "MMCC # Totals:
+ * ...", with "MMCC KV key=value", "MMCC STAT name value" and "MMCC MARKER
+ * k" in seed mode, followed by "MMCC DONE". KUnit suites are built in and
+ * print their own KTAP on the console during boot.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
@@ -50,10 +53,22 @@
 #define SCHED	"/sys/block/mmcblk0/queue/scheduler"
 #define STATS	"/sys/kernel/debug/block/mmcblk0/sched/stats"
 
+static unsigned int ktap_n, ktap_pass, ktap_fail;
+
+/* A KTAP result: "ok N NAME", or "# NAME: WHY" and "not ok N NAME". */
 static void result(int ok, const char *name, const char *why)
 {
-	printf("MMCC RESULT %s %s%s%s\n", ok ? "pass" : "fail", name,
-	       ok ? "" : " ", ok ? "" : why);
+	ktap_n++;
+	if (ok) {
+		ktap_pass++;
+		printf("MMCC ok %u %s\n", ktap_n, name);
+	} else {
+		ktap_fail++;
+		printf("MMCC # %s: ", name);
+		for (; *why; why++)
+			putchar(*why == '\n' ? ' ' : *why);
+		printf("\nMMCC not ok %u %s\n", ktap_n, name);
+	}
 	fflush(stdout);
 }
 
@@ -197,14 +212,62 @@ static void select_coalesce(void)
 	       buf);
 }
 
+/*
+ * A line of blkcheck's: its results ("MMCC RESULT pass|fail NAME [why]",
+ * qemu/guest/blkcheck.c) become results of this document; other lines
+ * go to the console as they are.
+ */
+static void blkcheck_line(char *line)
+{
+	char *name, *why;
+	int ok;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (!strncmp(line, "MMCC RESULT pass ", 17)) {
+		ok = 1;
+	} else if (!strncmp(line, "MMCC RESULT fail ", 17)) {
+		ok = 0;
+	} else {
+		printf("%s\n", line);
+		return;
+	}
+	name = line + 17;
+	why = strchr(name, ' ');
+	if (why)
+		*why++ = '\0';
+	else
+		why = "";
+	result(ok, name, why);
+}
+
 static void run_blkcheck(const char *const argv[])
 {
-	pid_t pid = fork();
-	int st;
+	char line[1024];
+	int fd[2], st;
+	FILE *in;
+	pid_t pid;
 
+	if (pipe(fd)) {
+		result(0, argv[1], "could not run blkcheck (pipe)");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
 	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
+	}
+	close(fd[1]);
+	in = fdopen(fd[0], "r");
+	if (in) {
+		while (fgets(line, sizeof(line), in))
+			blkcheck_line(line);
+		fclose(in);
+	} else {
+		close(fd[0]);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) == 127)
@@ -420,6 +483,7 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("MMCC KTAP version 1\nMMCC # e500\n");
 	/* blkcheck's scratch area: past the 1 GiB file system */
 	setenv("BLKCHECK_BASE", "4194304", 1);
 	/* The ioctl is mmc_block's: check it as on the stock stack. */
@@ -492,6 +556,7 @@ raw:
 	}
 out:
 	sync();
+	printf("MMCC # Totals: pass:%u fail:%u skip:0\n", ktap_pass, ktap_fail);
 	printf("MMCC DONE\n");
 	fflush(stdout);
 	reboot(RB_POWER_OFF);

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Analyzer tests: each cases/NAME.trace is run with cases/NAME.args (if any).
 #   NAME.expect: with --dump in the args the output must match exactly,
 #                otherwise every key=value line must appear in --kv output;
 #   NAME.error:  the run must exit 2 and say this on stderr.
-# Prints PASS/FAIL per case and a last line "N passed, N failed".
+# Prints KTAP (tests/lib/ktap.sh): one result per case, and the dump
+# round trip.
 set -u
 bin=${1:?usage: run-tests.sh CARDTRACE_BINARY}
-cases=$(cd "$(dirname "$0")" && pwd)/cases
-pass=0 fail=0
+here=$(cd "$(dirname "$0")" && pwd)
+cases=$here/cases
+# shellcheck source=tests/lib/ktap.sh
+. "$here/../lib/ktap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for trace in "$cases"/*.trace; do
+traces=("$cases"/*.trace)
+ktap_begin cardtrace $((${#traces[@]} + 1))
+
+for trace in "${traces[@]}"; do
 	name=$(basename "$trace" .trace)
 	args=()
 	[ -f "$cases/$name.args" ] && read -r -a args <"$cases/$name.args"
@@ -50,11 +57,9 @@ for trace in "$cases"/*.trace; do
 		fi
 	fi
 	if [ $ok = 1 ]; then
-		echo "PASS: cardtrace/$name"
-		pass=$((pass + 1))
+		ok "cardtrace/$name"
 	else
-		echo "FAIL: cardtrace/$name: $why"
-		fail=$((fail + 1))
+		ko "cardtrace/$name" "$why"
 	fi
 done
 
@@ -63,11 +68,8 @@ done
 "$bin" --kv "$cases/au_switches.trace" >"$tmp/a" 2>&1
 "$bin" --kv "$tmp/dump" >"$tmp/b" 2>&1
 if [ -s "$tmp/a" ] && diff -q "$tmp/a" "$tmp/b" >/dev/null; then
-	echo "PASS: cardtrace/dump_roundtrip"
-	pass=$((pass + 1))
+	ok cardtrace/dump_roundtrip
 else
-	echo "FAIL: cardtrace/dump_roundtrip: reports differ"
-	fail=$((fail + 1))
+	ko cardtrace/dump_roundtrip "reports differ"
 fi
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_end

@@ -2,7 +2,8 @@
 /*
  * Tiny test harness shared by the host unit tests and the model checker:
  * each test is a function, a failed CHECK marks the current test failed and
- * prints where, and the runner prints one final "N passed, N failed" line.
+ * prints where as a KTAP diagnostic line ("# file:line: ..."), and the
+ * runner (test_main.c) prints KTAP: a result line per test.
  */
 #ifndef _RWIN_HARNESS_H
 #define _RWIN_HARNESS_H
@@ -17,7 +18,7 @@ extern int harness_failed_checks;
 	do {								\
 		if (!(cond)) {						\
 			harness_failed_checks++;			\
-			fprintf(stderr, "%s:%d: CHECK(%s) failed\n",	\
+			printf("# %s:%d: CHECK(%s) failed\n",		\
 				__FILE__, __LINE__, #cond);		\
 		}							\
 	} while (0)
@@ -27,7 +28,7 @@ extern int harness_failed_checks;
 		const char *_g = (got), *_w = (want);			\
 		if (strcmp(_g, _w)) {					\
 			harness_failed_checks++;			\
-			fprintf(stderr, "%s:%d: got \"%s\" want \"%s\"\n", \
+			printf("# %s:%d: got \"%s\" want \"%s\"\n",	\
 				__FILE__, __LINE__, _g, _w);		\
 		}							\
 	} while (0)

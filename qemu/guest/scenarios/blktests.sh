@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # blktests, the upstream block layer test suite, on the card (device tests
 # with TEST_DEVS=$DEV: /dev/mmcblk0, or the USB stick with run.sh --usb).
 # Driven by tests/blktests.sh; needs the archive that qemu/run.sh
@@ -51,12 +53,12 @@ scenario_blktests() {
 	# What the tests look at on the card.
 	sysq=/sys/block/$DISK/queue
 	kv blktests_commit="$(cut -c1-12 $BT_ROOT/UPSTREAM-COMMIT 2>/dev/null)"
-	kv blktests_timeout=$timeout
-	kv discard_max_bytes=$(cat $sysq/discard_max_bytes)
-	kv discard_granularity=$(cat $sysq/discard_granularity)
-	kv write_cache="$(cat $sysq/write_cache)"
-	kv rotational=$(cat $sysq/rotational)
-	kv schedulers="$(cat $sysq/scheduler)"
+	kv "blktests_timeout=$timeout"
+	kv "discard_max_bytes=$(cat "$sysq/discard_max_bytes")"
+	kv "discard_granularity=$(cat "$sysq/discard_granularity")"
+	kv "write_cache=$(cat "$sysq/write_cache")"
+	kv "rotational=$(cat "$sysq/rotational")"
+	kv "schedulers=$(cat "$sysq/scheduler")"
 
 	cat >$BT_ROOT/config <<-EOF
 	TEST_DEVS=($DEV)
@@ -65,10 +67,11 @@ scenario_blktests() {
 	LOGGER_PROG=true
 	EOF
 	# Live on the console (a hang shows where), and kept for the reasons.
+	# shellcheck disable=SC2086 # the tests, a word each
 	(cd $BT_ROOT && PATH=$BT_ROOT/bin:$PATH bash ./check $tests) 2>&1 |
 		tee $BT_LOG
-	kv scheduler_after="$(cat $sysq/scheduler)"
-	kv ro_after=$(cat /sys/block/$DISK/ro)
+	kv "scheduler_after=$(cat "$sysq/scheduler")"
+	kv "ro_after=$(cat "/sys/block/$DISK/ro")"
 
 	for t in $tests; do
 		res=$BT_OUT/$DISK/$t
@@ -94,8 +97,8 @@ scenario_blktests() {
 			case $reason in
 			output)
 				echo "--- $t: expected output vs what ran"
-				diff -u $BT_ROOT/tests/$t.out "$res.out.bad"
-				val=$(diff -u $BT_ROOT/tests/$t.out "$res.out.bad" |
+				diff -u "$BT_ROOT/tests/$t.out" "$res.out.bad"
+				val=$(diff -u "$BT_ROOT/tests/$t.out" "$res.out.bad" |
 					grep '^+[^+]' | head -n 1 | cut -c2-)
 				reason="output differs: $val"
 				;;

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # Crash consistency (tests/crash-tests.sh).  The host boots a write
 # scenario, SIGKILLs QEMU at a chosen time after "MMCC MARKER 1"
 # (qemu/run.sh --kill-after-marker), boots crashcheck on the same card
@@ -15,8 +17,8 @@ CRASH_DIR=/mnt/d
 DD=/bin/dd.coreutils
 
 sha_of() { # FILE -> its sha256
-	set -- $(sha256sum <"$1")
-	echo "$1"
+	sha_l=$(sha256sum <"$1")
+	echo "${sha_l%% *}"
 }
 
 # A small pseudo-random number generator seeded from the command line
@@ -37,17 +39,17 @@ crash_rand() { # N -> R in 0..N-1 (Park-Miller)
 # slow the workload down much.
 crash_sampler() {
 	f=$SCHED_STATS
-	[ -r $f ] || return 0
+	[ -r "$f" ] || return 0
 	(
 		while :; do
-			now=? bytes=0 total=?
+			now='?' bytes=0 total='?'
 			while read -r k v; do
 				case $k in
 				held_now) now=$v ;;
 				held_bytes_now) bytes=$v ;;
 				held) total=$v ;;
 				esac
-			done <$f
+			done <"$f"
 			say "HELD now=$now kib=$((bytes / 1024)) total=$total"
 			sleep 0.5
 		done
@@ -107,8 +109,10 @@ scenario_crashfsync() {
 			return
 		fi
 		sum=$(sha_of $tmp)
-		mv $tmp $CRASH_DIR/f$n && sync $CRASH_DIR ||
-			{ fail crash_write "rename or directory fsync of f$n failed"; return; }
+		if ! mv $tmp $CRASH_DIR/f$n || ! sync $CRASH_DIR; then
+			fail crash_write "rename or directory fsync of f$n failed"
+			return
+		fi
 		say "FSYNCED f$n $sum"
 
 		crash_rand 10
@@ -130,8 +134,10 @@ scenario_crashfsync() {
 		7) # unlink the oldest file, once there are a few
 			if [ $((n - oldest)) -ge 8 ]; then
 				say "DELETING f$oldest"
-				rm $CRASH_DIR/f$oldest && sync $CRASH_DIR ||
-					{ fail crash_unlink "unlink of f$oldest failed"; return; }
+				if ! rm $CRASH_DIR/f$oldest || ! sync $CRASH_DIR; then
+					fail crash_unlink "unlink of f$oldest failed"
+					return
+				fi
 				say "DELETED f$oldest"
 				oldest=$((oldest + 1))
 			fi ;;
@@ -149,7 +155,7 @@ scenario_crashseed() {
 	$DD if=/dev/urandom of=$CRASH_DIR/ref bs=1M count=4 status=none
 	sync
 	say "SYNCED ref $(sha_of $CRASH_DIR/ref)"
-	kv fs=ext2 file_kib=$kib
+	kv fs=ext2 "file_kib=$kib"
 	marker 1
 	crash_sampler
 	while :; do
@@ -160,7 +166,7 @@ scenario_crashseed() {
 
 # A 32-bit little-endian field of the ext2/3/4 superblock (at byte 1024)
 sb_u32() {
-	$DD if=$DEV bs=1 skip=$((1024 + $1)) count=4 status=none |
+	$DD if="$DEV" bs=1 skip=$((1024 + $1)) count=4 status=none |
 		od -An -tu4 | tr -d ' '
 }
 
@@ -180,17 +186,17 @@ crash_fs() {
 list_files() {
 	n=0
 	for f in $(cd $CRASH_DIR && find . -type f | sed 's|^\./||' | sort); do
-		say "FILE $f $(sha_of $CRASH_DIR/$f)"
+		say "FILE $f $(sha_of "$CRASH_DIR/$f")"
 		n=$((n + 1))
 	done
 	kv files_found=$n
-	kv lost_found=$(ls /mnt/lost+found 2>/dev/null | wc -l)
+	kv "lost_found=$(find /mnt/lost+found -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
 }
 
 # Boot on the crashed card (no mkfs): fsck, mount, list what survived.
 scenario_crashcheck() {
 	fs=$(crash_fs)
-	kv fs=$fs
+	kv "fs=$fs"
 	case $fs in
 	ext4)
 		# Before the journal is replayed e2fsck -n sees the file
@@ -198,16 +204,16 @@ scenario_crashcheck() {
 		# (s_feature_incompat 0x60, INCOMPAT_RECOVER = 0x4).
 		rec=no
 		[ $(( $(sb_u32 96) & 4 )) != 0 ] && rec=yes
-		$E2FSCK -fn $DEV >/tmp/fsck0.log 2>&1
+		$E2FSCK -fn "$DEV" >/tmp/fsck0.log 2>&1
 		rc=$?
 		kv needs_recovery=$rec fsck_before_rc=$rc
-		mount -t ext4 -o noatime $DEV /mnt ||
+		mount -t ext4 -o noatime "$DEV" /mnt ||
 			{ fail mount_replay "mount (journal replay) failed"; return; }
 		pass mount_replay
 		list_files
 		umount /mnt || { fail umount "umount failed"; return; }
 		# After the replay the file system must be clean.
-		if $E2FSCK -fn $DEV >/tmp/fsck1.log 2>&1; then
+		if $E2FSCK -fn "$DEV" >/tmp/fsck1.log 2>&1; then
 			pass e2fsck_after_replay
 		else
 			fail e2fsck_after_replay "e2fsck -fn found problems after the journal replay"
@@ -218,21 +224,21 @@ scenario_crashcheck() {
 		# No journal: an interrupted write leaves work for e2fsck
 		# by design.  Report what it fixed; afterwards it must be
 		# clean.
-		$E2FSCK -fy $DEV >/tmp/fsck0.log 2>&1
+		$E2FSCK -fy "$DEV" >/tmp/fsck0.log 2>&1
 		rc=$?
-		kv ext2_fsck_rc=$rc ext2_fsck_fixes=$(grep -c '? yes' /tmp/fsck0.log)
+		kv "ext2_fsck_rc=$rc" "ext2_fsck_fixes=$(grep -c '? yes' /tmp/fsck0.log)"
 		# What it said, for the record (questions span two lines).
 		grep -v '^Pass [0-9]' /tmp/fsck0.log | head -n 40 | sed 's/^/fsck: /'
 		if [ $rc -ge 4 ]; then
 			fail e2fsck_fix "e2fsck -fy left errors (exit $rc)"
 			tail -n 30 /tmp/fsck0.log
-		elif $E2FSCK -fn $DEV >/tmp/fsck1.log 2>&1; then
+		elif $E2FSCK -fn "$DEV" >/tmp/fsck1.log 2>&1; then
 			pass e2fsck_after_fix
 		else
 			fail e2fsck_after_fix "e2fsck -fn found problems after e2fsck -fy"
 			tail -n 30 /tmp/fsck1.log
 		fi
-		mount -t ext2 -o noatime $DEV /mnt ||
+		mount -t ext2 -o noatime "$DEV" /mnt ||
 			{ fail mount "mount failed"; return; }
 		pass mount
 		list_files

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # Block-layer behaviour, on a scratch card (no file system needed): data
 # integrity of raw patterns, ordering of overlapping writes and reads,
 # flushes, mmc_block's ioctl passthrough, and -- when the coalesce
@@ -13,7 +15,7 @@ DISKP=$SCHED_DISKP
 # from drivers/mmc/coalesce/coalesce-tunables.h
 TUNABLES=/etc/coalesce-tunables
 
-stat_get() { awk -v k="$1" '$1 == k { print $2 }' $STATS 2>/dev/null; }
+stat_get() { awk -v k="$1" '$1 == k { print $2 }' "$STATS" 2>/dev/null; }
 ours() { sched_on; }
 
 # expect_grew TEST STAT BEFORE: the statistic grew past BEFORE
@@ -48,23 +50,34 @@ params_checks() {
 		while read -r name def min max; do
 			p=$(cat "$PARAMS/$name" 2>/dev/null)
 			st=$(stat_get "param_$name")
-			[ "$p" = "$def" ] && [ "$st" = "$def" ] &&
-				pass "param_default_$name" ||
+			if [ "$p" = "$def" ] && [ "$st" = "$def" ]; then
+				pass "param_default_$name"
+			else
 				fail "param_default_$name" "parameter '$p', stats '$st', table $def"
+			fi
 		done <$TUNABLES
 	fi
 	# run-time change, visible in the statistics
-	echo 2500 >$PARAMS/hold_ms || fail param_set "hold_ms not writable"
-	[ "$(stat_get param_hold_ms)" = 2500 ] && pass param_change_visible ||
+	echo 2500 >"$PARAMS/hold_ms" || fail param_set "hold_ms not writable"
+	if [ "$(stat_get param_hold_ms)" = 2500 ]; then
+		pass param_change_visible
+	else
 		fail param_change_visible "stats say $(stat_get param_hold_ms)"
+	fi
 	# per-disk override wins over the module default, "default" undoes it
-	echo 300 >$DISKP/hold_ms || fail disk_override "iosched/hold_ms not writable"
-	echo 4000 >$PARAMS/hold_ms
-	[ "$(stat_get param_hold_ms)" = 300 ] && pass disk_override ||
+	echo 300 >"$DISKP/hold_ms" || fail disk_override "iosched/hold_ms not writable"
+	echo 4000 >"$PARAMS/hold_ms"
+	if [ "$(stat_get param_hold_ms)" = 300 ]; then
+		pass disk_override
+	else
 		fail disk_override "stats say $(stat_get param_hold_ms)"
-	echo default >$DISKP/hold_ms || fail disk_override_reset "'default' refused"
-	[ "$(stat_get param_hold_ms)" = 4000 ] && pass disk_override_reset ||
+	fi
+	echo default >"$DISKP/hold_ms" || fail disk_override_reset "'default' refused"
+	if [ "$(stat_get param_hold_ms)" = 4000 ]; then
+		pass disk_override_reset
+	else
 		fail disk_override_reset "stats say $(stat_get param_hold_ms)"
+	fi
 	# Every tunable, as a module parameter and as a per-disk attribute:
 	# garbage and out-of-range values are refused, the old value stays.
 	# Names and ranges come from the driver's table (coalesce-tunables.h).
@@ -99,51 +112,55 @@ params_checks() {
 		echo default >"$DISKP/$name"
 	done <$TUNABLES
 	kv tunables=$ntun
-	echo 1000 >$PARAMS/hold_ms
+	echo 1000 >"$PARAMS/hold_ms"
 }
 
 scenario_driver() {
-	B=/usr/local/bin/blkcheck
-	$B patterns $DEV
-	$B mkpart $DEV
+	blkcheck patterns "$DEV"
+	blkcheck mkpart "$DEV"
 	i=0
-	while [ ! -b ${DEV}p1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b ${DEV}p1 ] && pass partition_node || fail partition_node "no ${DEV}p1"
+	while [ ! -b "${DEV}p1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	if [ -b "${DEV}p1" ]; then
+		pass partition_node
+	else
+		fail partition_node "no ${DEV}p1"
+	fi
 	if ours; then
 		# long hold and idle times, and no pause in holding after the
 		# partition table's sync writes: releases then have one clear
 		# reason
-		echo 5000 >$DISKP/hold_ms
-		echo 1000 >$DISKP/idle_ms
-		echo 0 >$DISKP/sync_grace_ms
+		echo 5000 >"$DISKP/hold_ms"
+		echo 1000 >"$DISKP/idle_ms"
+		echo 0 >"$DISKP/sync_grace_ms"
 	fi
 
 	r0=$(ours && stat_get released_read)
-	$B readafter $DEV ${DEV}p1
+	blkcheck readafter "$DEV" "${DEV}p1"
 	ours && expect_grew window_read_released_held_write released_read "$r0"
-	$B overlap $DEV ${DEV}p1
+	blkcheck overlap "$DEV" "${DEV}p1"
 	# A flush request never reaches a blk-mq elevator (blk-flush.c sends
 	# it past): it does not release held writes, and owes nothing to
 	# them (they have not completed). blkcheck checks that the flush and
 	# the held write both complete and the data is there; released_flush
 	# is reported, not required.
-	$B flush $DEV ${DEV}p1
+	blkcheck flush "$DEV" "${DEV}p1"
 	if ours; then
 		kv released_flush="$(stat_get released_flush)"
-		echo default >$DISKP/hold_ms
-		echo default >$DISKP/idle_ms
-		echo default >$DISKP/sync_grace_ms
+		echo default >"$DISKP/hold_ms"
+		echo default >"$DISKP/idle_ms"
+		echo default >"$DISKP/sync_grace_ms"
 		params_checks
 	fi
 
 	# mmc_block's passthrough, the same on every stack (the scheduler
 	# only sees the requests it makes)
-	rca=$(cat /sys/block/$DISK/device/rca 2>/dev/null)
-	$B ioctl $DEV "${rca:-0}"
-	$B badioctl $DEV "${rca:-0}" ${DEV}p1
+	# shellcheck disable=SC2153 # DISK is /init's
+	rca=$(cat "/sys/block/$DISK/device/rca" 2>/dev/null)
+	blkcheck ioctl "$DEV" "${rca:-0}"
+	blkcheck badioctl "$DEV" "${rca:-0}" "${DEV}p1"
 	# mmc-utils: 'status get' addresses RCA 1 (the eMMC convention) and
 	# times out on an SD card; the sysfs readers work on any card.
-	if /usr/bin/mmc csd read /sys/block/$DISK/device >/tmp/csd 2>&1; then
+	if /usr/bin/mmc csd read "/sys/block/$DISK/device" >/tmp/csd 2>&1; then
 		pass mmc_utils_csd_read
 	else
 		fail mmc_utils_csd_read "$(tail -n 1 /tmp/csd)"
@@ -194,16 +211,18 @@ switch_under_writer() {
 	hold_long
 	echo 50 >/proc/sys/vm/dirty_writeback_centisecs
 	echo 100 >/proc/sys/vm/dirty_expire_centisecs
-	rm -f /tmp/sw.stop /tmp/sw.batches
+	rm -f /tmp/sw.stop /tmp/sw.batches /tmp/scatter.out
 	# kept open: a last close would write the page cache back at once
-	exec 9<$DEV
+	exec 9<"$DEV"
 	# long enough to outlast the four switches (about 25-40 s under TCG)
-	BLKCHECK_STATE=/tmp/state.switch $B stress $DEV 75 7 >/tmp/stress.out 2>&1 &
+	BLKCHECK_STATE=/tmp/state.switch $B stress "$DEV" 75 7 >/tmp/stress.out 2>&1 &
 	writer=$!
+	# (its result lines, on a failure only, are taken in below)
 	(p=0
 	while [ ! -e /tmp/sw.stop ] && [ $p -lt 60 ]; do
 		p=$((p + 1))
-		$B scatter $DEV $((SWITCH_AREA + p * SPAN)) 256 $p || break
+		$B scatter "$DEV" $((SWITCH_AREA + p * SPAN)) 256 $p \
+			>>/tmp/scatter.out || break
 		echo $p >/tmp/sw.batches
 		sleep 1
 	done) &
@@ -219,7 +238,7 @@ switch_under_writer() {
 		t0=$(uptime_cs)
 		if select_sched $s; then
 			nsw=$((nsw + 1))
-			kv switch_to_$s=$(( ($(uptime_cs) - t0) * 10 ))ms held_before=$h
+			kv "switch_to_$s=$(( ($(uptime_cs) - t0) * 10 ))ms" "held_before=$h"
 		else
 			fail switch_under_writer "cannot select $s under the writers"
 		fi
@@ -228,8 +247,11 @@ switch_under_writer() {
 		[ "$s" = coalesce ] && sched_on && hold_long
 		sleep 4
 	done
-	kill -0 $writer 2>/dev/null && pass switch_writer_survived ||
+	if kill -0 $writer 2>/dev/null; then
+		pass switch_writer_survived
+	else
 		fail switch_writer_survived "the stress writer ended before the switches did"
+	fi
 	# The stress writer's O_DIRECT writes and syncs release everything
 	# held (sync writes are never kept waiting), so on a busy host both
 	# switches away may have found the window empty. Then switch away
@@ -241,7 +263,7 @@ switch_under_writer() {
 		h=$(wait_held 100)
 		select_sched none ||
 			fail switch_under_writer "cannot select none (extra switch $extra)"
-		kv switch_extra_$extra=none held_before=$h
+		kv "switch_extra_$extra=none" "held_before=$h"
 		[ "$h" -gt 0 ] && held_seen=$((held_seen + 1))
 		select_sched coalesce && sched_on && hold_long
 		sleep 2
@@ -250,27 +272,42 @@ switch_under_writer() {
 	wait $writer
 	wait $scatterer
 	exec 9<&-
-	rename_switch </tmp/stress.out
-	[ $nsw = 4 ] && pass switch_under_writer_all_switches ||
+	results switch_ </tmp/stress.out
+	[ ! -s /tmp/scatter.out ] || results </tmp/scatter.out
+	if [ $nsw = 4 ]; then
+		pass switch_under_writer_all_switches
+	else
 		fail switch_under_writer_all_switches "$nsw of 4 switches"
+	fi
 	# the test must have switched away from held writes
-	[ $held_seen -ge 1 ] && pass switch_with_writes_held ||
+	if [ $held_seen -ge 1 ]; then
+		pass switch_with_writes_held
+	else
 		fail switch_with_writes_held "no writes held at any switch away from coalesce"
+	fi
 	echo 3000 >/proc/sys/vm/dirty_expire_centisecs
 	echo 500 >/proc/sys/vm/dirty_writeback_centisecs
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	BLKCHECK_STATE=/tmp/state.switch $B verify $DEV | rename_switch
-	grep -q '^MMCC KV.* stress_write_errors=0 ' /tmp/stress.out &&
-		grep -q '^MMCC KV.* stress_fsync_errors=0 ' /tmp/stress.out &&
-		pass switch_no_io_errors ||
+	RES_PRE=switch_
+	export BLKCHECK_STATE=/tmp/state.switch
+	blkcheck verify "$DEV"
+	unset BLKCHECK_STATE
+	# shellcheck disable=SC2034 # read by /init's blkcheck
+	RES_PRE=
+	if grep -q '^MMCC KV.* stress_write_errors=0 ' /tmp/stress.out &&
+		grep -q '^MMCC KV.* stress_fsync_errors=0 ' /tmp/stress.out; then
+		pass switch_no_io_errors
+	else
 		fail switch_no_io_errors "$(grep -m1 'stress_write_errors' /tmp/stress.out)"
+	fi
 	batches=$(cat /tmp/sw.batches 2>/dev/null)
-	kv switch_scatter_batches=${batches:-0}
+	kv "switch_scatter_batches=${batches:-0}"
 	p=1 bad=0
 	while [ $p -le "${batches:-0}" ]; do
-		$B scattercheck $DEV $((SWITCH_AREA + p * SPAN)) 256 $p \
-			switch_batch_$p >/tmp/sc.out || { bad=$((bad + 1)); cat /tmp/sc.out; }
+		# a batch's result is shown (and counted) when it failed
+		$B scattercheck "$DEV" $((SWITCH_AREA + p * SPAN)) 256 $p \
+			switch_batch_$p >/tmp/sc.out || { bad=$((bad + 1)); results </tmp/sc.out; }
 		p=$((p + 1))
 	done
 	if [ "${batches:-0}" -ge 5 ] && [ $bad = 0 ]; then
@@ -281,26 +318,20 @@ switch_under_writer() {
 	sched_on || select_sched coalesce
 }
 
-# "MMCC RESULT v name" -> "MMCC RESULT v switch_name"; other lines as they are
-rename_switch() {
-	sed "s/^MMCC RESULT \([a-z]*\) /MMCC RESULT \1 switch_/"
-}
-
 # Dirty 8 MiB of the disk's page cache (2048 scattered 4 KiB pieces) with
 # writes held, then switch the disk to "none" at once: the switch (a queue
 # freeze) must finish promptly, and what was written must be there. Then
 # coalesce again; its module must refuse to unload while a disk uses it,
 # and unload once none does.
 unload_with_pending_writes() {
-	B=/usr/local/bin/blkcheck
 	hold_long
 	echo 50 >/proc/sys/vm/dirty_writeback_centisecs
 	echo 1 >/proc/sys/vm/dirty_expire_centisecs
 	# The disk stays open meanwhile: the last close of a block device
 	# writes its page cache back at once (sync_blockdev(), REQ_SYNC
 	# writes, which are never held) -- here background writeback must.
-	exec 9<$DEV
-	$B scatter $DEV $UNLOAD_AREA 2048 77
+	exec 9<"$DEV"
+	blkcheck scatter "$DEV" $UNLOAD_AREA 2048 77
 	# switch as soon as background writeback has writes held (the
 	# idle rule releases them a second after writeback ends)
 	held=$(wait_held 100)
@@ -319,17 +350,23 @@ unload_with_pending_writes() {
 		exec 9<&-
 		return
 	fi
-	[ "$held" -gt 0 ] && pass switch_with_dirty_pages_held ||
+	if [ "$held" -gt 0 ]; then
+		pass switch_with_dirty_pages_held
+	else
 		fail switch_with_dirty_pages_held "no writes held when switching (the test did not exercise held writes)"
+	fi
 	echo 3000 >/proc/sys/vm/dirty_expire_centisecs
 	echo 500 >/proc/sys/vm/dirty_writeback_centisecs
 	exec 9<&-
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	$B scattercheck $DEV $UNLOAD_AREA 2048 77 switch_lost_nothing
+	blkcheck scattercheck "$DEV" $UNLOAD_AREA 2048 77 switch_lost_nothing
 
-	select_sched coalesce && sched_on && pass reselect_coalesce ||
+	if select_sched coalesce && sched_on; then
+		pass reselect_coalesce
+	else
 		fail reselect_coalesce "cannot select coalesce again"
+	fi
 	if rmmod coalesce_iosched 2>/tmp/rmmod.err; then
 		fail rmmod_refused_while_in_use "rmmod succeeded with coalesce on $DISK"
 		load_sched
@@ -348,6 +385,9 @@ unload_with_pending_writes() {
 		return
 	fi
 	# back, for anything after this
-	load_sched && select_sched coalesce && sched_on && pass reload_reselect ||
+	if load_sched && select_sched coalesce && sched_on; then
+		pass reload_reselect
+	else
 		fail reload_reselect "insmod or select after rmmod failed"
+	fi
 }

@@ -1,5 +1,10 @@
-# KUnit: load each project module, then its KUnit suite module, and turn
-# each test case's TAP line (debugfs kunit/SUITE/results) into a result.
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# KUnit: load each project module, then its KUnit suite module, and take
+# each suite's results from debugfs (kunit/SUITE/results, a KTAP document)
+# into the run's document as a subtest, "kunit/SUITE" (ktap_nest -d 1: one
+# test per case; 6.1's log of a parameterized case keeps only its last
+# parameter's line, which stays a diagnostic).
 #   coalesce-iosched.ko    then coalesce-iosched-test.ko (suite reorder_window;
 #                          required)
 #   sdhci-esdhc-e500.ko    then sdhci_esdhc_e500_test.ko (the host driver's
@@ -29,19 +34,12 @@ scenario_kunit() {
 		[ -e "$r" ] || continue
 		suites=$((suites + 1))
 		suite=$(basename "$(dirname "$r")")
-		cat "$r"
-		# test cases are the indented "ok N name" / "not ok N name" lines
-		sed -n 's/^ \{4\}\(not ok\|ok\) [0-9]* \(- \)\{0,1\}\([^ #]*\).*/\1 \3/p' "$r" |
-		while read -r a b c; do
-			if [ "$a" = ok ]; then
-				pass "kunit/$suite/$b"
-			else
-				fail "kunit/$suite/$c" "see the TAP output above"
-			fi
-		done
+		ktap_nest -d 1 "kunit/$suite" "$r"
 	done
 	kv kunit_suites=$suites
-	[ -e /sys/kernel/debug/kunit/reorder_window/results ] &&
-		pass kunit/reorder_window_suite_ran ||
+	if [ -e /sys/kernel/debug/kunit/reorder_window/results ]; then
+		pass kunit/reorder_window_suite_ran
+	else
 		fail kunit/reorder_window_suite_ran "no debugfs kunit/reorder_window/results"
+	fi
 }

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # Reliability scenarios (Documentation/reliability.md):
 #   load    fio: reads, small and large writes and fsyncs at once on ext4,
 #           crc32c on every block, checked again from the card
@@ -8,12 +10,7 @@
 # The window's checks run when the coalesce scheduler is on the disk.
 
 STATS_FILE=$SCHED_STATS
-stat_now() { awk -v k="$1" '$1 == k { print $2 }' $STATS_FILE 2>/dev/null; }
-
-# rename_results SUFFIX: "MMCC RESULT v name ..." -> "... name_SUFFIX ..."
-rename_results() {
-	sed "s/^MMCC RESULT \([a-z]*\) \([a-z0-9_]*\)/MMCC RESULT \1 \2_$1/"
-}
+stat_now() { awk -v k="$1" '$1 == k { print $2 }' "$STATS_FILE" 2>/dev/null; }
 
 # kernel_clean NAME: nothing in the kernel log that means a bug or a hang
 # (KASAN reports start with "BUG: KASAN"; lockdep's with the kind of bug)
@@ -32,6 +29,7 @@ scenario_load() {
 	make_fs ext4 || return
 	kv load_seconds="$secs"
 	marker 1
+	# shellcheck disable=SC2034 # end_workload's start
 	t0=$(uptime_cs)
 	if LOAD_SECONDS=$secs fio --output-format=terse /scenarios/load.fio \
 		>/tmp/fio.terse 2>/tmp/fio.err; then
@@ -57,7 +55,7 @@ scenario_load() {
 		tail -n 20 /tmp/fio-verify.log
 	fi
 
-	if [ -r $STATS_FILE ]; then
+	if [ -r "$STATS_FILE" ]; then
 		# mmc_block issues now: how long a read waited at the card is
 		# no longer the scheduler's to measure (fio's read_clat_max_us
 		# above is); how often reads waited for held writes is.
@@ -71,7 +69,10 @@ scenario_load() {
 }
 
 scenario_faults() {
-	fi_dir=$(ls -d /sys/kernel/debug/mmc*/fail_mmc_request 2>/dev/null | head -n 1)
+	fi_dir=''
+	for d in /sys/kernel/debug/mmc*/fail_mmc_request; do
+		[ -d "$d" ] && fi_dir=$d && break
+	done
 	if [ -z "$fi_dir" ]; then
 		fail faults_setup "no fail_mmc_request in debugfs (CONFIG_FAIL_MMC_REQUEST)"
 		return
@@ -80,7 +81,6 @@ scenario_faults() {
 	secs=${secs:-20}
 	probs=$(arg fault_probs)
 	probs=${probs:-1,5,20}
-	B=/usr/local/bin/blkcheck
 	echo -1 >"$fi_dir/times"
 	echo 1 >"$fi_dir/interval"
 	echo 0 >"$fi_dir/verbose"
@@ -88,15 +88,20 @@ scenario_faults() {
 	seed=1
 	for p in $(echo "$probs" | tr ',' ' '); do
 		echo "$p" >"$fi_dir/probability"
-		BLKCHECK_STATE=/tmp/state.$p $B stress $DEV "$secs" $seed |
-			rename_results "p$p"
+		# blkcheck's result names get _pP
+		RES_SUF=_p$p
+		export BLKCHECK_STATE=/tmp/state.$p
+		blkcheck stress "$DEV" "$secs" $seed
 		echo 0 >"$fi_dir/probability"
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
-		BLKCHECK_STATE=/tmp/state.$p $B verify $DEV | rename_results "p$p"
+		blkcheck verify "$DEV"
+		unset BLKCHECK_STATE
+		# shellcheck disable=SC2034 # read by /init's blkcheck
+		RES_SUF=
 		# mmc_block retries and reports the errors now; the
 		# scheduler's books must still balance
-		[ -r $STATS_FILE ] && stats_consistent "faults_stats_consistent_p$p"
+		[ ! -r "$STATS_FILE" ] || stats_consistent "faults_stats_consistent_p$p"
 		seed=$((seed + 1))
 	done
 	marker 2
@@ -143,7 +148,7 @@ scenario_remove() {
 	# Our driver: wait (up to 10 s) for a moment when writes are held.
 	i=0
 	held=$(stat_now held_now)
-	while [ "${held:-0}" = 0 ] && [ -r $STATS_FILE ] && [ $i -lt 50 ]; do
+	while [ "${held:-0}" = 0 ] && [ -r "$STATS_FILE" ] && [ $i -lt 50 ]; do
 		sleep 0.2
 		i=$((i + 1))
 		held=$(stat_now held_now)
@@ -195,9 +200,13 @@ scenario_remove() {
 	else
 		fail remove_fsync_saw_error "the fsync loop still runs 30 s after the removal"
 	fi
-	[ -e /tmp/rc.big ] && kv big_writer_exit="$(cat /tmp/rc.big)" ||
+	if [ -e /tmp/rc.big ]; then
+		kv big_writer_exit="$(cat /tmp/rc.big)"
+	else
 		kv big_writer_exit=throttled
+	fi
 	kill -9 $meta $big $small 2>/dev/null
+	# shellcheck disable=SC2046 # the PIDs, a word each
 	kill -9 $(pidof dd.coreutils) 2>/dev/null
 	i=0
 	while pidof dd.coreutils >/dev/null && [ $i -lt 300 ]; do
@@ -224,10 +233,10 @@ scenario_remove() {
 		pass remove_no_stuck_task
 	else
 		fail remove_no_stuck_task "$stuck task(s) in D state"
-		for f in $(grep -l '^State:.*D' /proc/[0-9]*/status); do
+		grep -l '^State:.*D' /proc/[0-9]*/status | while read -r f; do
 			d=${f%/status}
-			echo "stuck: $(cat $d/comm) (${d#/proc/})"
-			cat $d/stack 2>/dev/null
+			echo "stuck: $(cat "$d/comm") (${d#/proc/})"
+			cat "$d/stack" 2>/dev/null
 		done
 	fi
 	umount /mnt 2>/dev/null || umount -l /mnt 2>/dev/null

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # Many small files written beside a stream, on ext4: the workload where a
 # layer that takes every request at once (and so starves the elevator of
 # the backlog it merges in) sends more small writes than stock. A 256 MiB
@@ -28,6 +30,7 @@ scenario_smallfiles() {
 	kv fs=ext4 stream_kib=$kib small_files=2048
 	marker 1
 	start_sampler
+	# shellcheck disable=SC2034 # end_workload's start
 	t0=$(uptime_cs)
 	/bin/dd.coreutils if=/dev/zero of=/mnt/stream bs=64K \
 		count=$((kib / 64)) status=none &
@@ -38,8 +41,11 @@ scenario_smallfiles() {
 	end_workload $((kib + 20480))
 	stats_consistent stats_consistent
 	n=$(find /mnt/small -type f | wc -l)
-	[ "$n" = 2048 ] && pass small_files_written ||
+	if [ "$n" = 2048 ]; then
+		pass small_files_written
+	else
 		fail small_files_written "$n files, not 2048"
+	fi
 	umount /mnt || fail umount "umount failed"
 	fsck_clean fsck
 }

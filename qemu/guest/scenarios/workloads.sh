@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 # Scenarios run by /init inside the guest.  Each is a shell function
 # scenario_NAME that reports with pass/fail/kv (see /init).
 #
@@ -22,8 +24,8 @@ seed_file_kib() {
 # (debugfs block/DISK/sched/stats): "MMCC STAT name value"
 window_stats() {
 	f=$SCHED_STATS
-	[ -r $f ] || return 0
-	while read -r name value; do say "STAT $name $value"; done <$f
+	[ -r "$f" ] || return 0
+	while read -r name value; do say "STAT $name $value"; done <"$f"
 }
 
 # stats_consistent NAME: once the disk is idle, every write that entered
@@ -35,7 +37,7 @@ window_stats() {
 # mid-request is retried for up to 10 s; a real leak stays.
 stats_consistent() {
 	f=$SCHED_STATS
-	[ -r $f ] || return 0
+	[ -r "$f" ] || return 0
 	tries=0
 	while :; do
 		why=$(awk '
@@ -54,7 +56,7 @@ stats_consistent() {
 				if (v["dispatched_writes"] > v["writes_in"])
 					printf " dispatched=%s>in=%s", v["dispatched_writes"], \
 					    v["writes_in"]
-			}' $f)
+			}' "$f")
 		[ -z "$why" ] && break
 		tries=$((tries + 1))
 		[ $tries -ge 20 ] && break
@@ -75,6 +77,7 @@ cpu_ticks() { # $1: comm prefix; user+system ticks summed over the matches
 	for s in /proc/[0-9]*/stat; do
 		read -r line <"$s" 2>/dev/null || continue
 		case $line in *"($1"*) ;; *) continue ;; esac
+		# shellcheck disable=SC2086 # the fields of /proc/PID/stat
 		set -- ${line#*) }
 		t=$((t + ${12} + ${13}))
 	done
@@ -86,6 +89,7 @@ start_sampler() {
 	[ -n "$period" ] || return 0
 	(
 		while :; do
+			# shellcheck disable=SC2046 # two numbers
 			set -- $(awk '/^nr_dirty |^nr_writeback / {print $2}' \
 				/proc/vmstat)
 			say "SAMPLE t=$(uptime_cs) dirty=$1 writeback=$2" \
@@ -119,12 +123,12 @@ end_workload() {
 	window_stats
 	cs=$((t1 - t0))
 	[ $cs -gt 0 ] || cs=1
-	kv guest_seconds=$(cs_seconds $cs)
+	kv "guest_seconds=$(cs_seconds $cs)"
 	kv guest_kbps=$(($1 * 100 / cs))
 	cs=$((ts - t0))
 	[ $cs -gt 0 ] || cs=1
 	kv workload_kbps=$(($1 * 100 / cs))
-	kv sync_seconds=$(cs_seconds $((t1 - ts)))
+	kv "sync_seconds=$(cs_seconds $((t1 - ts)))"
 }
 
 fsck_clean() { # $1: test name
@@ -149,7 +153,7 @@ make_fs() { # $1: ext2|ext4
 dd_workload() { # $1: fs type
 	kib=$(seed_file_kib)
 	make_fs "$1" || return
-	kv fs=$1 file_kib=$kib
+	kv "fs=$1" "file_kib=$kib"
 	marker 1
 	start_sampler
 	t0=$(uptime_cs)
@@ -157,8 +161,11 @@ dd_workload() { # $1: fs type
 		status=none || fail dd "dd failed"
 	end_workload "$kib"
 	stats_consistent stats_consistent
-	[ "$(stat -c %s /mnt/ff)" = $((kib * 1024)) ] && pass file_size ||
+	if [ "$(stat -c %s /mnt/ff)" = $((kib * 1024)) ]; then
+		pass file_size
+	else
 		fail file_size "file is $(stat -c %s /mnt/ff) bytes"
+	fi
 	umount /mnt || fail umount "umount failed"
 	fsck_clean fsck
 }
@@ -221,7 +228,7 @@ fsync_workload() { # $1: fs type
 	make_fs "$1" || return
 	mkdir -p /mnt/probe
 	rm -f /tmp/stream.done
-	kv fs=$1 stream_kib=$kib
+	kv "fs=$1" "stream_kib=$kib"
 	marker 1
 	start_sampler
 	t0=$(uptime_cs)
@@ -231,9 +238,8 @@ fsync_workload() { # $1: fs type
 		echo $? >/tmp/stream.done
 	) &
 	stream=$!
-	# it prints its own RESULT and KV lines
-	/usr/local/bin/blkcheck fsyncprobe /mnt/probe /tmp/stream.done ||
-		FAILED=1
+	# its result (fsync_probe) and KV lines
+	blkcheck fsyncprobe /mnt/probe /tmp/stream.done
 	wait $stream
 	[ "$(cat /tmp/stream.done)" = 0 ] || fail stream "dd failed"
 	end_workload $((kib + $(du -sk /mnt/probe | cut -f1)))

@@ -108,7 +108,7 @@ soak: guest
 
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit lint qemu e500 crash removal blktests
+	@tests/check.sh unit lint install qemu e500 crash removal blktests
 
 trixie-root:
 	@qemu/setup/trixie-root.sh qemu-system-ppc

@@ -12,7 +12,9 @@
 #
 #   build    kernel source and kernel/host builds: qemu/setup/kernel-source.sh,
 #            qemu/setup/kernel.sh, make unit (gcc with ASan/UBSan), make modules,
-#            make lint (sparse, perl for checkpatch.pl, git ls-files)
+#            make lint (sparse, perl for checkpatch.pl, git ls-files),
+#            the unit group's python3 (the kernel's kunit.py parser, the
+#            documentation checks)
 #   guest    qemu/initramfs.sh: busybox, e2fsprogs, mmc-utils, fio copied
 #            into the initramfs, gcc -static (libc6-dev), cpio, and
 #            modules_install, which runs depmod (kmod)
@@ -34,7 +36,7 @@ set -euo pipefail
 
 declare -A pkgs=(
 	[build]="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
-	libelf-dev libssl-dev cpio ccache sparse git"
+	libelf-dev libssl-dev cpio ccache sparse git python3"
 	[guest]="busybox-static e2fsprogs mmc-utils fio kmod cpio gcc libc6-dev make"
 	[qemu]="qemu-system-x86 python3"
 	[plot]="gnuplot-nox"

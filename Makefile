@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel guest modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install clean distclean
+.PHONY: all help deps kernel kernel-6.12 guest modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install clean distclean
 
 all: modules
 
@@ -41,9 +41,10 @@ help:
 	@echo "make bench         card-level benchmark, every scenario and elevator (usually $$($(D) bench))"
 	@echo "make bench-timed   the bench on a timed card: guest MB/s, sync, fsync latency (usually $$($(D) bench-timed))"
 	@echo "make modules       the drivers out of tree against build/kernel-x86_64 (KDIR=... for another kernel)"
-	@echo "make kernel-patch  the drivers as a git format-patch series against Linux 6.1, checked (build/kernel-patch/6.1/)"
+	@echo "make kernel-patch  the drivers as git format-patch series against Linux 6.1 and 6.12, checked (build/kernel-patch/)"
 	@echo "make install       build against the running kernel (or KDIR), modules_install, depmod, the udev rule"
 	@echo "make guest         x86_64 guest kernel + initramfs (cold: usually $$($(D) kernel-x86_64))"
+	@echo "make kernel-6.12   the same guest kernel from Debian 13's linux-source-6.12 (cold: usually $$($(D) kernel-x86_64-6.12))"
 	@echo "make trixie-root   the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
 	@echo "make clean         remove every output (build/ except the kernel sources and the Debian 13 root)"
 	@echo "make distclean     remove build/ entirely"
@@ -56,16 +57,24 @@ deps:
 kernel: deps
 	@qemu/setup/kernel.sh x86_64
 
+# The same x86_64 guest from Debian 13's linux-source-6.12 (taken from the
+# Debian 13 root under build/)
+kernel-6.12: deps
+	@qemu/setup/kernel.sh x86_64-6.12
+
 modules: kernel
 	@mkdir -p $(BUILD)/modules-x86_64
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
 	@find $(TOP)/drivers -name '*.ko' -exec cp {} $(BUILD)/modules-x86_64/ \;
 
-# The series in build/kernel-patch/6.1/, made from the project's files,
-# checked (applies with git apply, patch -p1 and git am; checkpatch).
+# The series in build/kernel-patch/6.1/ and 6.12/, made from the
+# project's files, checked (applies with git apply, patch -p1 and git am;
+# checkpatch).
 kernel-patch:
-	@qemu/setup/kernel-source.sh
+	@qemu/setup/kernel-source.sh 6.1
+	@qemu/setup/kernel-source.sh 6.12
 	@qemu/setup/kernel-patch.sh --check
+	@qemu/setup/kernel-patch.sh --check --base $(BUILD)/linux-6.12
 
 guest: modules
 	@qemu/initramfs.sh
@@ -94,7 +103,7 @@ e500-test: deps $(CARDTRACE)
 debug-test: deps $(CARDTRACE)
 	@tests/check.sh debug
 
-lint: kernel
+lint: kernel kernel-6.12
 	@tests/check.sh lint
 
 removal-test: guest
@@ -108,7 +117,7 @@ soak: guest
 
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit lint install qemu e500 crash removal blktests
+	@tests/check.sh unit 6.12 lint install qemu e500 crash removal blktests
 
 trixie-root:
 	@qemu/setup/trixie-root.sh qemu-system-ppc

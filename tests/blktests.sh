@@ -26,14 +26,17 @@
 # (BLKTESTS_CARD_GIB): the longest discard is then about 2 minutes and
 # block/003 takes 1-2 minutes (on the usual 4 GiB card: 3.5).  QEMU makes
 # cards of up to 2 GiB SDSC, larger ones SDHC.
-# BLKTESTS_STACKS (default "stock ours") picks the stacks.
+# BLKTESTS_STACKS (default "stock ours") picks the stacks, BLKTESTS_TESTS
+# (default the four above) the tests, BLKTESTS_FLAVOR the guest kernel
+# (qemu/run.sh --flavor: "6.12" for the 6.12 group).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
 
-TESTS="block/003 block/004 block/005 block/012"
+TESTS=${BLKTESTS_TESTS:-block/003 block/004 block/005 block/012}
+flavor=${BLKTESTS_FLAVOR:-}
 timeout=${BLKTESTS_TIMEOUT:-25}
 stacks=${BLKTESTS_STACKS:-stock ours}
 card_gib=${BLKTESTS_CARD_GIB:-1}
@@ -71,16 +74,16 @@ fi
 limit=$((4 * timeout + 120 * card_gib + 360))
 
 for stack in $stacks; do
-	out=$runs/blktests-$stack
+	out=$runs/blktests${flavor:+-$flavor}-$stack
 	start=$(date +%s)
 	if [ "$stack" = ours ] &&
-	   [ ! -e "$top/build/modules-x86_64/coalesce-iosched.ko" ]; then
+	   [ ! -e "$top/build/modules-x86_64${flavor:+-$flavor}/coalesce-iosched.ko" ]; then
 		every_test ours "coalesce-iosched.ko not built (make modules)"
 		continue
 	fi
 	diag "blktests on the $stack stack (TCG guest, ${card_gib} GiB card; usually 3-4 minutes)"
 	"$top/qemu/run.sh" --scenario blktests --stack "$stack" --out "$out" \
-		--no-trace --timeout "$limit" --card-gib "$card_gib" \
+		${flavor:+--flavor "$flavor"} --no-trace --timeout "$limit" --card-gib "$card_gib" \
 		--kopt "mmcc.blktests=${TESTS// /,} mmcc.blktests_timeout=$timeout" 2>&1 |
 		sed 's/^/# /'
 	rc=${PIPESTATUS[0]}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run test suites as one KTAP document and add up their results.
 # Usage: tests/check.sh [unit] [lint] [qemu] [e500] [debug] [crash] [removal]
-#                       [install] [blktests]
+#                       [install] [blktests] [6.12]
 #
 # Every suite prints KTAP (tests/lib/ktap.sh). The output is one KTAP
 # document (Documentation/dev-tools/ktap.rst in the kernel tree): its plan
@@ -86,6 +86,11 @@ for what in "${groups[@]}"; do
 	crash)
 		suite crash tests/crash-tests.sh
 		;;
+	6.12)
+		# the same sources on Linux 6.12: KUnit, the round trip,
+		# block/005, the seed scored at the card
+		suite 6.12 tests/kernel-6.12-tests.sh
+		;;
 	install)
 		# make install, staged into a scratch root
 		suite install tests/install-tests.sh
@@ -95,7 +100,7 @@ for what in "${groups[@]}"; do
 		suite blktests tests/blktests.sh
 		;;
 	*)
-		ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests)"
+		ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests 6.12)"
 		;;
 	esac
 done

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Lint, as KTAP (tests/lib/ktap.sh), one test per file:
 #  - checkpatch/PATH checkpatch --strict (from the 6.1 tree) on every C
-#                    file and header of ours;
-#  - build/...       an out-of-tree build of the modules with W=1 and
-#                    sparse (C=1) that must print no warning;
+#                    file and header of ours; checkpatch-6.12/PATH the same
+#                    with the 6.12 tree's script;
+#  - build/..., build-6.12/...  an out-of-tree build of the modules with
+#                    W=1 and sparse (C=1), against the 6.1 and the 6.12
+#                    guest kernels, that must print no warning;
 #  - shellcheck/PATH shellcheck -x, default severity (style included),
 #                    on every shell script of the repository: *.sh, files
 #                    whose shebang runs a shell (.ci/run, qemu/guest/init)
@@ -24,14 +26,14 @@
 #  - kconfig/parses  the kernel's Kconfig parser reads ./Kconfig (which
 #                    sources both drivers' entries) without a warning,
 #                    and allyesconfig turns every one of our symbols on.
-# checkpatch and the build need the guest kernel build (make kernel);
+# checkpatch and the builds need the guest kernels (make kernel,
+# make kernel-6.12);
 # Debian's shellcheck package is installed by qemu/setup/deps.sh lint.
 # About a minute.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
-src=$top/build/linux-6.1
 kdir=$top/build/kernel-x86_64
 log=$top/build/test-logs/lint-build.log
 cd "$top" || exit 1
@@ -61,60 +63,90 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint $((${#c_files[@]} + 4 + ${#scripts[@]} + ${#files[@]}))
+ktap_begin lint $((2 * ${#c_files[@]} + 6 + ${#scripts[@]} + ${#files[@]}))
 
-# checkpatch
-for f in "${c_files[@]}"; do
-	if [ ! -x "$src/scripts/checkpatch.pl" ]; then
-		skip "checkpatch/$f" "no kernel tree in build/linux-6.1 (run make kernel)"
-		continue
-	fi
-	ignore=FILE_PATH_CHANGES
-	# Trace event headers keep the TRACE_EVENT() layout that every
-	# header in include/trace/events/ uses, which --strict flags.
-	# The EM()/EMe() lists that name an enum in the trace output
-	# (TRACE_DEFINE_ENUM) are the same idiom as upstream's headers.
-	case $f in include/trace/events/*)
-		ignore=$ignore,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
-		ignore=$ignore,COMPLEX_MACRO,TRAILING_SEMICOLON ;;
-	# The compat header is the one place that tests the kernel version
-	# (6.1 and 6.12 from one source), in the kernel's usual form.
-	include/linux/mmc-coalesce-compat.h)
-		ignore=$ignore,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
-	# The tunables table expands into one module parameter declaration
-	# per line: the expansion ends in a semicolon and names it twice.
-	drivers/mmc/coalesce/coalesce-tunables.c)
-		ignore=$ignore,MACRO_ARG_REUSE,TRAILING_SEMICOLON ;;
-	esac
-	out=$("$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
-		--ignore "$ignore" -f "$f" 2>&1)
-	if [ -z "$out" ]; then
-		ok "checkpatch/$f"
-	else
-		ko "checkpatch/$f" "$(echo "$out" | grep -m1 -E 'ERROR|WARNING|CHECK')"
-	fi
+# checkpatch, from each kernel tree (6.1, then 6.12: the newer script
+# knows more checks)
+for v in 6.1 6.12; do
+	cp_pl=$top/build/linux-$v/scripts/checkpatch.pl
+	# 6.1 keeps the historical test names; 6.12's are checkpatch-6.12/PATH
+	t=checkpatch
+	[ "$v" = 6.1 ] || t=checkpatch-6.12
+	for f in "${c_files[@]}"; do
+		if [ ! -x "$cp_pl" ]; then
+			skip "$t/$f" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
+			continue
+		fi
+		ignore=FILE_PATH_CHANGES
+		case $f in
+		# Trace event headers keep the TRACE_EVENT() layout that every
+		# header in include/trace/events/ uses, which --strict flags.
+		# The EM()/EMe() lists that name an enum in the trace output
+		# (TRACE_DEFINE_ENUM) are the same idiom as upstream's headers,
+		# and each expansion uses some of the arguments.
+		include/trace/events/*)
+			ignore=$ignore,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
+			ignore=$ignore,COMPLEX_MACRO,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
+		# The compat header is the one place that tests the kernel
+		# version (6.1 and 6.12 from one source), in the kernel's
+		# usual form.
+		include/linux/mmc-coalesce-compat.h)
+			ignore=$ignore,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
+		# The tunables table (an X-macro) expands into one module
+		# parameter declaration per line: the expansion ends in a
+		# semicolon, names it twice, and each use takes only some of
+		# the columns (name, default, min, max, help).
+		drivers/mmc/coalesce/coalesce-tunables.c)
+			ignore=$ignore,MACRO_ARG_REUSE,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
+		drivers/mmc/coalesce/coalesce-iosched.h)
+			ignore=$ignore,MACRO_ARG_UNUSED ;;
+		esac
+		out=$("$cp_pl" --strict --no-tree --quiet --ignore "$ignore" -f "$f" 2>&1)
+		if [ -z "$out" ]; then
+			ok "$t/$f"
+		else
+			ko "$t/$f" "$(echo "$out" | grep -m1 -E 'ERROR|WARNING|CHECK')"
+		fi
+	done
 done
 
-# W=1 and sparse
-if [ ! -f "$kdir/Module.symvers" ]; then
-	ko build/modules_w1_sparse_builds "no kernel build in build/kernel-x86_64 (run make kernel)"
-	skip build/no_w1_or_sparse_warnings "no build"
-else
+# W=1 and sparse, against each kernel: 6.1 in the project tree (the
+# objects the other targets use), 6.12 from a copy of the sources
+# (out-of-tree objects live beside the sources).
+for v in 6.1 6.12; do
+	if [ "$v" = 6.1 ]; then
+		kd=$kdir m=$top t=build
+	else
+		kd=$top/build/kernel-x86_64-6.12 m=$top/build/lint-src-6.12 t=build-6.12
+	fi
+	vlog=${log%.log}-$v.log
+	if [ ! -f "$kd/Module.symvers" ]; then
+		ko "$t/modules_w1_sparse_builds" "no kernel build in ${kd#"$top"/} (make kernel, make kernel-6.12)"
+		skip "$t/no_w1_or_sparse_warnings" "no build"
+		continue
+	fi
 	mkdir -p "$(dirname "$log")"
-	# Force a full rebuild of our objects, so every file is checked again.
-	find drivers -name '*.o' -delete
-	if make -C "$kdir" M="$top" W=1 C=1 modules >"$log" 2>&1; then
-		ok build/modules_w1_sparse_builds
-		if grep -E -q 'warning:|error:' "$log"; then
-			ko build/no_w1_or_sparse_warnings "$(grep -E -m1 'warning:|error:' "$log")"
+	if [ "$v" = 6.1 ]; then
+		# Force a full rebuild of our objects, so every file is checked again.
+		find drivers -name '*.o' -delete
+	else
+		rm -rf "$m"
+		mkdir -p "$m"
+		tar -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+			--exclude='.*.cmd' Makefile Kconfig drivers include | tar -C "$m" -xf -
+	fi
+	if make -C "$kd" M="$m" W=1 C=1 modules >"$vlog" 2>&1; then
+		ok "$t/modules_w1_sparse_builds"
+		if grep -E -q 'warning:|error:' "$vlog"; then
+			ko "$t/no_w1_or_sparse_warnings" "$(grep -E -m1 'warning:|error:' "$vlog")"
 		else
-			ok build/no_w1_or_sparse_warnings
+			ok "$t/no_w1_or_sparse_warnings"
 		fi
 	else
-		ko build/modules_w1_sparse_builds "see $log"
-		skip build/no_w1_or_sparse_warnings "the build failed"
+		ko "$t/modules_w1_sparse_builds" "see $vlog"
+		skip "$t/no_w1_or_sparse_warnings" "the build failed"
 	fi
-fi
+done
 
 # Shell scripts: the findings as diagnostics (gcc format, at most 20 a
 # script), then the verdict

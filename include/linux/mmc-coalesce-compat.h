@@ -47,7 +47,7 @@
 #define coalesce_wbt_flag(eq, on)					\
 	assign_bit(ELEVATOR_FLAG_DISABLE_WBT, &(eq)->flags, on)
 #else
-#define coalesce_wbt_flag(eq, on)	do { } while (0)
+#define coalesce_wbt_flag(eq, on)	do { (void)(eq); (void)(on); } while (0)
 #endif
 
 #define coalesce_wbt_disable(q, eq)					\

@@ -1,33 +1,49 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Extract Debian's linux-source-6.1 into build/linux-6.1, once, after
-# installing the build set of packages (qemu/setup/deps.sh build: the source
-# package, compilers). Silent when both are already there. Used by
-# qemu/setup/kernel.sh, `make unit` and tests/window (which builds the kernel's
-# lib/rbtree.c on the host).
-# Usage: qemu/setup/kernel-source.sh
+# Extract Debian's kernel source into build/linux-VERSION, once, after
+# installing the build set of packages (qemu/setup/deps.sh build: the
+# source package, compilers). Silent when both are already there.
+#   6.1   linux-source-6.1 of Debian 12 (this machine): the default
+#   6.12  linux-source-6.12 of Debian 13, installed in the Debian 13 root
+#         under build/ (qemu/setup/trixie-root.sh); built with this
+#         machine's gcc
+# Used by qemu/setup/kernel.sh, `make unit` and tests/window (which builds
+# the kernel's lib/rbtree.c on the host).
+# Usage: qemu/setup/kernel-source.sh [6.1|6.12]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-src=$top/build/linux-6.1
-tarball=/usr/src/linux-source-6.1.tar.xz
+version=${1:-6.1}
+src=$top/build/linux-$version
 
 "$here/deps.sh" build
+case $version in
+6.1) tarball=/usr/src/linux-source-6.1.tar.xz ;;
+6.12)
+	[ -f "$src/Makefile" ] && exit 0
+	"$here/trixie-root.sh" linux-source-6.12
+	tarball=$top/build/trixie-root/usr/src/linux-source-6.12.tar.xz
+	;;
+*)
+	echo "kernel-source.sh: unknown version '$version' (6.1 or 6.12)" >&2
+	exit 2
+	;;
+esac
 
 [ -f "$src/Makefile" ] && exit 0
 
 mkdir -p "$top/build"
 # Two callers at once (make -j) extract once: the second waits here.
-exec 9>"$top/build/.linux-6.1.lock"
+exec 9>"$top/build/.linux-$version.lock"
 flock 9
 [ -f "$src/Makefile" ] && exit 0
 if [ -e "$src" ]; then
-	echo "kernel-source.sh: build/linux-6.1 exists but has no Makefile (an interrupted copy?);" \
+	echo "kernel-source.sh: build/linux-$version exists but has no Makefile (an interrupted copy?);" \
 		"move it away and run again" >&2
 	exit 1
 fi
 [ -f "$tarball" ] || {
-	echo "kernel-source.sh: no $tarball (is linux-source-6.1 installed?)" >&2
+	echo "kernel-source.sh: no $tarball (is linux-source-$version installed?)" >&2
 	exit 1
 }
 echo "kernel: extracting $tarball into build/ (about a minute)"

@@ -2,28 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest kernel for ARCH (x86_64 or ppc) from Debian's
 # linux-source-6.1 (extracted once by qemu/setup/kernel-source.sh) with
-# allnoconfig/tinyconfig plus the fragment in qemu/.
+# allnoconfig/tinyconfig plus the fragment in qemu/; x86_64-6.12 is the
+# same x86_64 guest from Debian 13's linux-source-6.12.
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
-# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|ppc]
+# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 arch=${1:-x86_64}
-src=$top/build/linux-6.1
+version=6.1
+[ "$arch" != x86_64-6.12 ] || version=6.12
+src=$top/build/linux-$version
 out=$top/build/kernel-$arch
 
-# the build packages and build/linux-6.1, extracted once
-"$here/kernel-source.sh"
+# the build packages and build/linux-VERSION, extracted once
+"$here/kernel-source.sh" "$version"
 
 frags=("$top/qemu/$arch.config")
 case $arch in
-x86_64 | x86_64-debug)
+x86_64 | x86_64-debug | x86_64-6.12)
 	kmake=(make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc")
 	base=tinyconfig
 	image=arch/x86/boot/bzImage
 	target=
 	# the debug guest is the normal one plus the checkers
-	[ "$arch" = x86_64 ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
+	[ "$arch" != x86_64-debug ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
+	# 6.12: the very same fragment (every line of it sticks there too)
+	[ "$arch" != x86_64-6.12 ] || frags=("$top/qemu/x86_64.config")
 	;;
 ppc)
 	"$here/deps.sh" ppc
@@ -43,7 +48,7 @@ ppc)
 	target=vmlinux
 	;;
 *)
-	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug or ppc)" >&2
+	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug, x86_64-6.12 or ppc)" >&2
 	exit 2
 	;;
 esac
@@ -75,7 +80,7 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 
 if [ ! -f "$out/$image" ]; then
-	echo "kernel: building $arch guest kernel (5-15 min on 2 cores cold, a few minutes with a warm ccache)"
+	echo "kernel: building $arch guest kernel (cold: usually $("$here/duration.sh" "kernel-$arch" 2>/dev/null); much less with a warm ccache)"
 fi
 log=$out/build.log
 start=$(date +%s)

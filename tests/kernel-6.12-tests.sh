@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The 6.12 group of `make check`: the same sources on Debian 13's Linux
+# 6.12 (linux-source-6.12, from the Debian 13 root under build/), on an
+# x86_64 guest made from the same fragment as the 6.1 one. Smaller than
+# the 6.1 groups, to stay inside CI's time:
+#  - the guest kernel builds (qemu/setup/kernel.sh x86_64-6.12), and our
+#    modules build against it from a copy of the sources, W=1, no warning;
+#  - KUnit: every suite of the scheduler and the host driver, one test per
+#    case (the kunit scenario);
+#  - the round trip: the smoke scenario on our stack (files of 4 KiB to
+#    3 MB through ext2, unmounted, mounted again, checksums compared);
+#  - blktests' block/005 (switch schedulers under I/O) on our stack, when
+#    BLKTESTS_DIR is set (as in CI);
+#  - the seed scenario on the stock stack and on ours, scored at the card
+#    by the analyzer: both finish with their data intact, the window held
+#    writes and attached some to data; the two scores are printed side by
+#    side as diagnostics. Which is better is the bench's question
+#    (Documentation/benchmarks.md), not a pass/fail line here.
+# Left out against the 6.1 groups: the timed card, the USB stick, fault
+# injection, fio load, crash kill points, removal, the other blktests.
+# Prints KTAP (tests/lib/ktap.sh).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=$top/build/runs
+cardtrace=$top/build/host/cardtrace
+src=$top/build/src-6.12
+mods=$top/build/modules-x86_64-6.12
+kout=$top/build/kernel-x86_64-6.12
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+finish() { ktap_end; exit $?; }
+ktap_begin kernel-6.12
+mkdir -p "$runs"
+
+# the kernel, then our modules from a copy of the sources (the 6.1
+# build's objects live in the project tree)
+"$top/qemu/setup/kernel.sh" x86_64-6.12 2>&1 | sed 's/^/# /'
+if [ "${PIPESTATUS[0]}" != 0 ]; then
+	ko 6.12/kernel_build "see build/kernel-x86_64-6.12/build.log"
+	finish
+fi
+ok 6.12/kernel_build
+rm -rf "$src" "$mods"
+mkdir -p "$src" "$mods"
+tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+	--exclude='.*.cmd' Makefile Kconfig drivers include | tar -C "$src" -xf -
+log=$runs/6.12-modules.log
+if make -C "$kout" M="$src" W=1 modules >"$log" 2>&1; then
+	ok 6.12/modules_build
+	if grep -Eq 'warning:|error:' "$log"; then
+		ko 6.12/modules_no_w1_warnings "$(grep -E -m1 'warning:|error:' "$log")"
+	else
+		ok 6.12/modules_no_w1_warnings
+	fi
+else
+	ko 6.12/modules_build "see ${log#"$top"/}"
+	finish
+fi
+find "$src" -name '*.ko' -exec cp {} "$mods/" \;
+FLAVOR=6.12 "$top/qemu/initramfs.sh" 2>&1 | sed 's/^/# /'
+[ "${PIPESTATUS[0]}" = 0 ] || { ko 6.12/initramfs "qemu/initramfs.sh failed"; finish; }
+release=$(cat "$kout/include/config/kernel.release")
+diag "Linux $release"
+
+# run NAME STACK LIMIT [run.sh args...]: one boot; the guest's document
+# as subtest 6.12/NAME/STACK, then whether it finished
+run() {
+	local name=$1 stack=$2 limit=$3 rc
+	shift 3
+	out=$runs/6.12-$name-$stack
+	diag "$name on the $stack stack, Linux $release (TCG guest)"
+	"$top/qemu/run.sh" --flavor 6.12 --scenario "$name" --stack "$stack" \
+		--out "$out" --timeout "$limit" "$@" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	ktap_nest -q "6.12/$name/$stack" "$out/result.txt"
+	if [ "$rc" = 0 ]; then
+		ok "6.12/$name/$stack/finished"
+	else
+		ko "6.12/$name/$stack/finished" "run.sh exit $rc (see ${out#"$top"/}/console.log)"
+	fi
+}
+stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
+
+run kunit ours 600 --no-trace
+run smoke ours 600 --no-trace
+
+if [ -n "${BLKTESTS_DIR:-}" ]; then
+	diag "blktests block/005 on Linux $release, our stack"
+	ktap_run 6.12/blktests env BLKTESTS_TESTS=block/005 BLKTESTS_STACKS=ours \
+		BLKTESTS_FLAVOR=6.12 "$top/tests/blktests.sh" || true
+else
+	skip 6.12/blktests "BLKTESTS_DIR not set"
+fi
+
+# The seed, stock and ours, scored at the card.
+declare -A score
+for stack in stock ours; do
+	run seed "$stack" 900
+	base=$(sed -n 's/^KV marker_base=//p' "$out/result.txt" 2>/dev/null)
+	if [ -z "$base" ] || [ ! -s "$out/trace.log" ]; then
+		ko "6.12/seed/$stack/card_scored" "no marker or no QEMU trace in ${out#"$top"/}"
+		continue
+	fi
+	if "$cardtrace" --marker-base "$base" --from 1 --to 2 --kv \
+		"$out/trace.log" >"$out/card.kv" 2>"$out/card.err" &&
+	   [ "$(sed -n 's/^writes=//p' "$out/card.kv")" -gt 0 ]; then
+		ok "6.12/seed/$stack/card_scored"
+	else
+		ko "6.12/seed/$stack/card_scored" "$(head -n 1 "$out/card.err")"
+		continue
+	fi
+	for k in writes small_writes switch_ratio est_linear_mbps est_any_mbps; do
+		score[$stack.$k]=$(sed -n "s/^$k=//p" "$out/card.kv")
+	done
+	score[$stack.guest]=$(sed -n 's/^KV guest_kbps=//p' "$out/result.txt")
+	if [ "$stack" = ours ]; then
+		held=$(stat_of "$out" held)
+		attached=$(stat_of "$out" released_attach)
+		if [ "${held:-0}" -gt 0 ] && [ "${attached:-0}" -gt 0 ]; then
+			ok "6.12/seed/ours/window_held_and_attached"
+		else
+			ko "6.12/seed/ours/window_held_and_attached" "held=${held:-?} attached=${attached:-?}"
+		fi
+	fi
+done
+diag "seed at the card, Linux $release: stack, write commands, <= 16 KiB, AU switches per AU, est. MB/s linear-only, any-order, guest KiB/s"
+for stack in stock ours; do
+	diag "  $stack ${score[$stack.writes]:--} ${score[$stack.small_writes]:--} ${score[$stack.switch_ratio]:--} ${score[$stack.est_linear_mbps]:--} ${score[$stack.est_any_mbps]:--} ${score[$stack.guest]:--}"
+done
+finish

@@ -22,6 +22,9 @@
 #              the filter charged and the analyzer's estimate of them from
 #              the trace; files go to build/bench-card-PROFILE/; USB is
 #              not timed (default 0 here). A seed run takes 5-7 minutes
+#   FLAVOR     the guest kernel: empty (Linux 6.1, the default) or 6.12
+#              (qemu/run.sh --flavor 6.12); rows carry the kernel's
+#              version, files go to build/bench-6.12/ (untimed)
 #   REPEAT     default 1: run every row this many times (rows rep=1..N);
 #              the summary gives medians and the spread
 # Option --reuse: keep the guest runs already in the output directory and
@@ -38,7 +41,7 @@ card=${CARD_PROFILE:-}
 if [ -n "$card" ]; then
 	out_dir=${BENCH_DIR:-$top/build/bench-card-${card//[^A-Za-z0-9=.-]/_}}
 else
-	out_dir=${BENCH_DIR:-$top/build/bench}
+	out_dir=${BENCH_DIR:-$top/build/bench${FLAVOR:+-$FLAVOR}}
 fi
 repeat=${REPEAT:-1}
 case $repeat in '' | *[!0-9]* | 0) echo "bench: REPEAT must be a positive integer" >&2; exit 2 ;; esac
@@ -85,8 +88,11 @@ cols=(scenario stack elevator write_cmds small_writes au_switches distinct_aus
 	est_any_mbps est_any_over_limit guest_mbps workload_mbps sync_s card
 	charged_s trace_est_s fsync_n fsync_p50_ms fsync_p99_ms rep date kernel)
 (IFS=$'\t'; echo "${cols[*]}") >"$tsv"
+flavor=${FLAVOR:-}
+ksrc=$top/build/linux-6.1
+[ "$flavor" != 6.12 ] || ksrc=$top/build/linux-6.12
 kernel=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
-	"$top/build/linux-6.1/Makefile" 2>/dev/null | paste -sd. -)
+	"$ksrc/Makefile" 2>/dev/null | paste -sd. -)
 today=$(date +%F)
 
 # result_kv KEY FILE: the value of KEY in the guest's "KV k=v k=v" lines
@@ -123,6 +129,7 @@ bench_run() {
 	if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
 		echo "bench: reusing $run" >&2
 	elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%+wbt0}" \
+		${flavor:+--flavor "$flavor"} \
 		--kopt "$kopt" "${elv_opt[@]}" "${card_opt[@]}" --out "$run" \
 		--timeout 2400 "$@" >&2; then
 		echo "bench: $label/$stack/$elv failed; see $run/console.log" >&2
@@ -233,20 +240,23 @@ if [ "$repeat" -gt 1 ] || [ -n "$card" ]; then
 	"$top/tests/tools/bench-summary.sh" "$tsv"
 fi
 # Publish: the default set (or BENCH_PUBLISH=1) replaces the rows of its
-# card (untimed, or the profile) in Documentation/bench/results.tsv and
-# keeps the other card's rows; columns are matched by name.
+# card (untimed, or the profile) and kernel series (6.1 or 6.12) in
+# Documentation/bench/results.tsv and keeps the other rows; columns are
+# matched by name.
 if [ $full = 1 ] && [ $failed = 0 ]; then
 	pub=$top/Documentation/bench/results.tsv
 	mkdir -p "$top/Documentation/bench"
 	[ -s "$pub" ] || cp "$tsv" "$pub"
-	awk -F'\t' -v OFS='\t' -v card="${card:-untimed}" '
+	awk -F'\t' -v OFS='\t' -v card="${card:-untimed}" -v series="${kernel%.*}" '
 		FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i }
 		FNR == 1 && file == 1 { n = NF; for (i = 1; i <= NF; i++) name[i] = $i; print }
 		FNR == 1 || file == 1 { next }
 		{
 			# file 2: the published rows, less this card'"'"'s; file 3: this run
 			have = ("card" in c) ? $c["card"] : "untimed"
-			if (file == 2 && have == card) next
+			k = ("kernel" in c) ? $c["kernel"] : ""
+			sub(/\.[0-9]+$/, "", k)
+			if (file == 2 && have == card && k == series) next
 			for (i = 1; i <= n; i++) {
 				v = (name[i] in c) ? $c[name[i]] : (name[i] == "card" ? "untimed" : (name[i] == "rep" ? 1 : "-"))
 				printf "%s%s", v, i < n ? OFS : ORS
@@ -254,8 +264,8 @@ if [ $full = 1 ] && [ $failed = 0 ]; then
 		}' "$tsv" "$pub" "$tsv" >"$pub.new"
 	mv "$pub.new" "$pub"
 	# how these rows were made, for the README's note
-	echo "${SCENARIOS:+SCENARIOS=\"$scenarios\" }STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${card:+ CARD_PROFILE=$card}${REPEAT:+ REPEAT=$repeat}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH} qemu/bench.sh" \
-		>"$top/Documentation/bench/command${card:+-$card}.txt"
+	echo "${SCENARIOS:+SCENARIOS=\"$scenarios\" }STACKS=\"$stacks\" ELEVATORS=\"$elevators\" USB=$usb${CARDTRACE_ARGS:+ CARDTRACE_ARGS=\"$CARDTRACE_ARGS\"}${card:+ CARD_PROFILE=$card}${REPEAT:+ REPEAT=$repeat}${BENCH_PUBLISH:+ BENCH_PUBLISH=$BENCH_PUBLISH}${flavor:+ FLAVOR=$flavor} qemu/bench.sh" \
+		>"$top/Documentation/bench/command${card:+-$card}${flavor:+-$flavor}.txt"
 	"$top/tests/tools/bench-tables.sh"
 	echo "bench: wrote the ${card:-untimed} rows of Documentation/bench/results.tsv and the README table"
 else

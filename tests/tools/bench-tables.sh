@@ -45,7 +45,7 @@ headline=$(awk -F'\t' '
 	$col["card"] != "untimed" || $col["scenario"] != "seed" { next }
 	$col["stack"] != "stock" && $col["stack"] != "ours" { next }
 	{
-		k = $col["stack"] " | " $col["elevator"]
+		k = $col["kernel"] " | " $col["stack"] " | " $col["elevator"]
 		if (!(k in n)) order[++nk] = k
 		n[k]++
 		sw[k] = sw[k] " " $col["switches_per_au"]
@@ -56,14 +56,14 @@ headline=$(awk -F'\t' '
 	}
 	END {
 		if (!nk) exit 1
-		print "| stack | elevator | runs | AU switches per AU written (1.00 = ideal) | est. MB/s, linear-only card | est. MB/s, any-order card |"
-		print "|---|---|---|---|---|---|"
+		print "| Linux | stack | elevator | runs | AU switches per AU written (1.00 = ideal) | est. MB/s, linear-only card | est. MB/s, any-order card |"
+		print "|---|---|---|---|---|---|---|"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
 			printf "| %s | %d | %s | %s | %s |\n", k, n[k],
 				med(sw[k], n[k]), med(li[k], n[k]), med(an[k], n[k])
 		}
-		printf "\nLinux %s, rows up to %s; the card model: 2 open 4 MiB AUs, 12 MB/s sequential limit.\n", kernel, last
+		printf "\nRows up to %s; the card model: 2 open 4 MiB AUs, 12 MB/s sequential limit.\n", last
 	}' "$tsv") || die "no seed rows on the untimed card in $tsv"
 replace_between "$readme" bench-headline "$headline"
 
@@ -74,18 +74,18 @@ table=$(awk -F'\t' -v cmd="$cmd" '
 	$col["scenario"] == "seed" || $col["scenario"] == "seed-usb" {
 		if (!seen++) {
 			d = $col["date"]; k = $col["kernel"]
-			print "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches / distinct AUs | est. MB/s, linear-only card | est. MB/s, any-order card |"
-			print "|---|---|---|---|---|---|---|---|"
+			print "| scenario | Linux | stack | elevator | write cmds | <= 16 KiB | AU switches / distinct AUs | est. MB/s, linear-only card | est. MB/s, any-order card |"
+			print "|---|---|---|---|---|---|---|---|---|"
 		}
-		printf "| %s | %s | %s | %s | %s | %s / %s = %s | %s | %s |\n",
-			$col["scenario"], $col["stack"], $col["elevator"],
+		printf "| %s | %s | %s | %s | %s | %s | %s / %s = %s | %s | %s |\n",
+			$col["scenario"], $col["kernel"], $col["stack"], $col["elevator"],
 			$col["write_cmds"], $col["small_writes"], $col["au_switches"],
 			$col["distinct_aus"], $col["switches_per_au"],
 			$col["est_linear_mbps"], $col["est_any_mbps"]
 	}
 	END {
 		if (!seen) exit 1
-		printf "\nLinux %s, one guest run per row, by `%s`. The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](card-cost-model.md)).\n", k, cmd
+		printf "\nOne guest run per row; the 6.1 rows by `%s`. The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](card-cost-model.md)).\n", cmd
 	}' "$tsv") || die "no seed rows in $tsv"
 # Rows on a timed card (CARD_PROFILE): the seed and fsync scenarios'
 # medians, per card.

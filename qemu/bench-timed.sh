@@ -10,7 +10,8 @@
 #      none against ours.
 # Then both halves' rows are merged and published as the card's rows of
 # Documentation/bench/results.tsv (and the README's timed table).
-# About 65 minutes with JOBS=2 on 2 cores, 2 hours with JOBS=1.
+# How long: the bench-timed row of Documentation/benchmarks.md
+# ("How long things take"); JOBS=1 takes about twice as long.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 export CARD_PROFILE=${CARD_PROFILE:-cheap12}

@@ -21,7 +21,8 @@
 #              modelled card would take; rows get card=PROFILE, the seconds
 #              the filter charged and the analyzer's estimate of them from
 #              the trace; files go to build/bench-card-PROFILE/; USB is
-#              not timed (default 0 here). A seed run takes 5-7 minutes
+#              not timed (default 0 here). A seed run: the seed-run-timed
+#              row of Documentation/benchmarks.md
 #   FLAVOR     the guest kernel: empty (Linux 6.1, the default) or 6.12
 #              (qemu/run.sh --flavor 6.12); rows carry the kernel's
 #              version, files go to build/bench-6.12/ (untimed)
@@ -32,8 +33,8 @@
 # Option --merge DIR...: no runs; the rows of earlier runs' DIR/results.tsv
 # together (two benches run side by side, one per core), summarized, and
 # published with BENCH_PUBLISH=1 (the same CARD_PROFILE as those runs).
-# Each untimed run takes about 1-2 minutes under TCG; the default set
-# 40-75 minutes.
+# How long a run and the default set take: the seed-run and bench rows of
+# Documentation/benchmarks.md ("How long things take").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cardtrace=$top/build/host/cardtrace

@@ -81,7 +81,7 @@ for stack in $stacks; do
 		every_test ours "coalesce-iosched.ko not built (make modules)"
 		continue
 	fi
-	diag "blktests on the $stack stack (TCG guest, ${card_gib} GiB card; usually 3-4 minutes)"
+	diag "blktests on the $stack stack (TCG guest, ${card_gib} GiB card; the four tests on both stacks: usually $("$top/qemu/setup/duration.sh" blktests))"
 	"$top/qemu/run.sh" --scenario blktests --stack "$stack" --out "$out" \
 		${flavor:+--flavor "$flavor"} --no-trace --timeout "$limit" --card-gib "$card_gib" \
 		--kopt "mmcc.blktests=${TESTS// /,} mmcc.blktests_timeout=$timeout" 2>&1 |

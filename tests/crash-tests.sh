@@ -30,7 +30,7 @@
 # Stacks: ours at the defaults, ours with aggressive window settings, and
 # stock as the control.  Modes:
 #   (default)  quick: 12 kill points per ours setting (8 crashfsync +
-#              4 crashseed) and 6 on stock (3 + 3); 6.5-7 minutes on
+#              4 crashseed) and 6 on stock (3 + 3); (the crash-test row of Documentation/benchmarks.md) on
 #              2 cores
 #   --soak N   N kill points per setting, the scenarios alternating
 # DELAY is drawn from 0.5-12 s by a generator seeded with --seed (default:

@@ -5,7 +5,8 @@
 # scenario counts as in qemu-tests.sh, and any checker report on the
 # console fails it. The driver, faults and load scenarios bring the bad
 # ioctl table, fault injection and the fio load under the checkers.
-# Building the debug kernel takes 10-15 minutes cold; the runs about 15
+# How long the kernel and the runs take: the kernel-x86_64-debug and
+# debug-test rows of Documentation/benchmarks.md; the runs about 15
 # minutes (KASAN slows the guest down). Prints KTAP (tests/lib/ktap.sh):
 # each run's guest document as subtest debug/SCENARIO, the host's checks
 # of it after it.

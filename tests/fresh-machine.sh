@@ -29,12 +29,9 @@
 #   --clean       unmount and remove a kept root, then exit
 #
 # Needs root on the host (debootstrap, chroot, mount); installs
-# debootstrap with apt-get when it is missing. Typical times on 2 cores:
-# debootstrap 1-3 minutes, git+make 30 s, then `make unit` 1-3 minutes
-# (packages, kernel source extraction, tests; 3.5 minutes in all with the
-# root's removal), `make demo` 30-45 minutes (every package set, a cold
-# x86_64 kernel build of 15-30 minutes, two guest runs), `make check`
-# well over an hour. Removing the root takes 1-3 minutes more.
+# debootstrap with apt-get when it is missing. How long each target takes
+# in a fresh root: the fresh-root, unit-fresh, demo-fresh and trixie-root
+# rows of Documentation/benchmarks.md ("How long things take").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/ktap.sh
@@ -202,7 +199,7 @@ echo "  logs:   $logdir/"
 cleanup() {
 	unmount_all
 	if [ $keep = 0 ]; then
-		echo "fresh-machine: removing the root (1-3 minutes)"
+		echo "fresh-machine: removing the root (usually $("$top/qemu/setup/duration.sh" fresh-root))"
 		remove_root
 	else
 		echo "fresh-machine: root kept in $root (chroot $root bash; remove with $0 --clean)"
@@ -241,7 +238,7 @@ if [ -e "$root" ]; then
 fi
 mkdir -p "$root"
 touch "$marker"
-step "debootstrap --variant=minbase bookworm (usually 1-3 minutes)"
+step "debootstrap --variant=minbase bookworm (usually $("$top/qemu/setup/duration.sh" fresh-root))"
 if ! debootstrap --variant=minbase bookworm "$root" "$mirror" >"$logdir/debootstrap.log" 2>&1; then
 	echo "fresh-machine: debootstrap failed; last lines of $logdir/debootstrap.log:" >&2
 	tail -n 15 "$logdir/debootstrap.log" >&2
@@ -302,8 +299,8 @@ echo "   $(in_root git -C "$guest_src" log -1 --format='%h %s' | cut -c1-70)"
 took
 
 case $target in
-unit) how="usually 1-3 minutes: the build packages, the kernel source, then the tests" ;;
-demo) how="usually 30-45 minutes: all packages, a cold kernel build (15-30 min), two guest runs" ;;
+unit) how="usually $("$top/qemu/setup/duration.sh" unit-fresh): the build packages, the kernel source, then the tests" ;;
+demo) how="usually $("$top/qemu/setup/duration.sh" demo-fresh) with a warm ccache: the demo's packages, the kernel, two guest runs" ;;
 check) how="more than an hour cold" ;;
 *) how="see README.md for its time; add the first-time package installs and a cold kernel build" ;;
 esac

@@ -29,7 +29,7 @@
 # checkpatch and the builds need the guest kernels (make kernel,
 # make kernel-6.12);
 # Debian's shellcheck package is installed by qemu/setup/deps.sh lint.
-# About a minute.
+# How long: the lint row of Documentation/benchmarks.md.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/ktap.sh

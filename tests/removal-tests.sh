@@ -15,7 +15,8 @@
 # oops or warning, and let mmc_block's module (and on ours the coalesce
 # scheduler's) unload.
 # Ours (the coalesce scheduler on sdhci-pci + mmc_block) on all five; the
-# stock drivers as the control on eject and pci. About 3.5 minutes.
+# stock drivers as the control on eject and pci. How long: the removal-test row
+# of Documentation/benchmarks.md.
 # Prints KTAP (tests/lib/ktap.sh): each run's guest document as subtest
 # removal/HOW/STACK, the host's checks of it after it.
 set -u
@@ -35,7 +36,7 @@ removal() {
 	mkdir -p "$out"
 	# a console log left from an earlier run must not trigger the removal
 	rm -f "$sock" "$out/console.log"
-	diag "remove=$how on the $stack stack (about a minute)"
+	diag "remove=$how on the $stack stack"
 	[ "$how" = pci ] && q35=(--q35)
 	# ours: long hold and idle times, no pause in holding after the fsync
 	# loop's sync writes, so that writes are held when the

@@ -46,7 +46,7 @@ fi
 	echo "kernel-source.sh: no $tarball (is linux-source-$version installed?)" >&2
 	exit 1
 }
-echo "kernel: extracting $tarball into build/ (about a minute)"
+echo "kernel: extracting $tarball into build/ (usually $("$here/duration.sh" kernel-source))"
 tmp=$(mktemp -d "$src.tmp.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT

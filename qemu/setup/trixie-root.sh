@@ -3,7 +3,8 @@
 # A Debian 13 (trixie) root under build/trixie-root, for what Debian 12
 # lacks: QEMU 10 (its ppce500 machine has a Freescale eSDHC model, QEMU
 # 7.2's has none) and linux-source-6.12. Made once (debootstrap
-# --variant=minbase, about a minute) and kept; the packages named on the
+# --variant=minbase; the trixie-root row of Documentation/benchmarks.md)
+# and kept; the packages named on the
 # command line are installed inside it (apt-get, quiet when present).
 # Programs in it run with: chroot build/trixie-root CMD (see trixie_run).
 # Usage: qemu/setup/trixie-root.sh [PACKAGE...]   e.g. qemu-system-ppc
@@ -14,7 +15,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 "$top/qemu/setup/deps.sh" trixie
 if [ ! -e "$root/.made" ]; then
-	echo "trixie-root: making a Debian 13 root in ${root#"$top"/} (about a minute)" >&2
+	echo "trixie-root: making a Debian 13 root in ${root#"$top"/} (usually $("$top/qemu/setup/duration.sh" trixie-root) with QEMU 10)" >&2
 	rm -rf "$root"
 	mkdir -p "$root"
 	debootstrap --variant=minbase trixie "$root" "$mirror" >"$top/build/trixie-root.log" 2>&1 || {

@@ -8,6 +8,12 @@
  * The scheduler's shims use the block layer's private headers; they are
  * macros, so that the host driver, which includes this file without
  * those headers, never expands them.
+ *
+ * One difference is not a version test: how sbitmap counts a shallow
+ * depth (per word, or over the whole map since "lib/sbitmap: convert
+ * shallow_depth from one word to the whole sbitmap", which stable trees
+ * took at different points: 6.12.43) is asked of sbitmap at module load,
+ * coalesce_probe_shallow() in coalesce-sched.c.
  */
 #ifndef _LINUX_MMC_COALESCE_COMPAT_H
 #define _LINUX_MMC_COALESCE_COMPAT_H

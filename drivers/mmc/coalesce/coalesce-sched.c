@@ -609,13 +609,45 @@ static unsigned int coalesce_sched_depth(struct blk_mq_hw_ctx *hctx)
 	return max(1U, hctx->sched_tags->bitmap_tags.sb.depth);
 }
 
-/* sbitmap's shallow depth counts per word: scale the queue-wide figure. */
-static unsigned int coalesce_word_depth(struct blk_mq_hw_ctx *hctx,
-					unsigned int depth)
+/*
+ * How this kernel counts an elevator's shallow_depth: per sbitmap word
+ * (6.1), or over the whole map ("lib/sbitmap: convert shallow_depth from
+ * one word to the whole sbitmap", 6.17, taken into 6.12.y at 6.12.43).
+ * Stable trees took that change at different points, so sbitmap itself
+ * is asked, once, at module load (coalesce_probe_shallow()), rather than
+ * the version. Passing the per-word figure to a whole-map sbitmap gives
+ * background writes a quarter of their tags (four words of 32 with 128
+ * tags): three held writes then take all of them, and the data write that
+ * would release them sleeps on a tag until an idle release.
+ */
+static bool coalesce_shallow_per_word = true;
+
+static int __init coalesce_probe_shallow(void)
+{
+	struct sbitmap sb;
+	int got = 0;
+
+	/* Two words of 32 bits, a shallow depth of one word's worth. */
+	if (sbitmap_init_node(&sb, 64, 5, GFP_KERNEL, NUMA_NO_NODE, false,
+			      true))
+		return -ENOMEM;
+	while (got < 64 && sbitmap_get_shallow(&sb, 32) >= 0)
+		got++;
+	sbitmap_free(&sb);
+	/* per word: 32 from each word; whole map: 32 in all */
+	coalesce_shallow_per_word = got > 32;
+	return 0;
+}
+
+/* @depth tags of the queue, as the shallow depth this sbitmap counts */
+static unsigned int coalesce_shallow_depth(struct blk_mq_hw_ctx *hctx,
+					   unsigned int depth)
 {
 	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
 	unsigned int nr = coalesce_sched_depth(hctx);
 
+	if (!coalesce_shallow_per_word)
+		return clamp(depth, 1U, nr);
 	return max(1U, ((depth << bt->sb.shift) + nr - 1) / nr);
 }
 
@@ -642,7 +674,7 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 		return;
 	if (queued)
 		depth = min(depth, READ_ONCE(cd->win.held_count) + queued);
-	data->shallow_depth = coalesce_word_depth(data->hctx, depth);
+	data->shallow_depth = coalesce_shallow_depth(data->hctx, depth);
 }
 
 static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)
@@ -819,6 +851,11 @@ static int __init coalesce_init(void)
 {
 	int ret;
 
+	ret = coalesce_probe_shallow();
+	if (ret)
+		return ret;
+	pr_info("coalesce: sbitmap counts shallow depth %s\n",
+		coalesce_shallow_per_word ? "per word" : "over the whole map");
 	coalesce_write_cache = KMEM_CACHE(rwin_write, 0);
 	if (!coalesce_write_cache)
 		return -ENOMEM;

@@ -6,6 +6,9 @@
 # the 6.1 groups, to stay inside CI's time:
 #  - the guest kernel builds (qemu/setup/kernel.sh x86_64-6.12), and our
 #    modules build against it from a copy of the sources, W=1, no warning;
+#  - the kernel-patch series for 6.12 applies to a copy of the tree and
+#    its objects build in tree, W=1, no warning (the OF glue excepted:
+#    x86_64 has no OF; the e500 kernel builds it from the 6.1 series);
 #  - KUnit: every suite of the scheduler and the host driver, one test per
 #    case (the kunit scenario);
 #  - the round trip: the smoke scenario on our stack (files of 4 KiB to
@@ -81,6 +84,55 @@ run() {
 	fi
 }
 stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
+
+# The kernel-patch series for 6.12, applied to a hard-linked copy of the
+# tree and built in tree: our objects with W=1, against the 6.12 guest's
+# configuration with our four symbols as modules.
+series_build() {
+	local tree=$top/build/linux-6.12-series sout=$top/build/kernel-6.12-series
+	local slog=$runs/6.12-series.log objs=() f sym missing=''
+	if "$top/qemu/setup/kernel-patch.sh" -q --base "$top/build/linux-6.12" \
+		--tree "$tree" >"$slog" 2>&1; then
+		ok 6.12/series_applies
+	else
+		ko 6.12/series_applies "$(tail -n 1 "$slog")"
+		skip 6.12/series_builds "the series did not apply"
+		return
+	fi
+	mkdir -p "$sout"
+	cp "$kout/.config" "$sout/.config"
+	for sym in MQ_IOSCHED_COALESCE MQ_IOSCHED_COALESCE_KUNIT_TEST \
+		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
+		echo "CONFIG_$sym=m" >>"$sout/.config"
+	done
+	local smake=(make -C "$tree" O="$sout" ARCH=x86_64 CC="ccache gcc")
+	"${smake[@]}" -s olddefconfig >>"$slog" 2>&1
+	for sym in MQ_IOSCHED_COALESCE MQ_IOSCHED_COALESCE_KUNIT_TEST \
+		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
+		grep -qx "CONFIG_$sym=m" "$sout/.config" || missing="$missing $sym"
+	done
+	# the objects the series adds that this configuration builds (no OF
+	# on x86_64: the OF glue is built by the e500 kernel, from 6.1's series)
+	for f in "$tree"/block/coalesce-*.c "$tree"/block/reorder_window*.c \
+		"$tree"/drivers/mmc/host/esdhc-*.c \
+		"$tree"/drivers/mmc/host/sdhci-esdhc-e500-main.c \
+		"$tree"/drivers/mmc/host/sdhci-esdhc-e500-pci.c; do
+		[ -f "$f" ] && objs+=("${f#"$tree"/}")
+	done
+	objs=("${objs[@]/%.c/.o}")
+	if [ -n "$missing" ]; then
+		ko 6.12/series_builds "Kconfig dropped:$missing"
+	elif [ ${#objs[@]} -lt 10 ]; then
+		ko 6.12/series_builds "only ${#objs[@]} of the series' C files in the tree"
+	elif "${smake[@]}" -j2 W=1 "${objs[@]}" >>"$slog" 2>&1 &&
+	     ! grep -Eq 'warning:|error:' "$slog"; then
+		ok 6.12/series_builds
+	else
+		ko 6.12/series_builds "$(grep -E -m1 'warning:|error:' "$slog" || echo "see ${slog#"$top"/}")"
+	fi
+}
+
+series_build
 
 run kunit ours 600 --no-trace
 run smoke ours 600 --no-trace

@@ -312,12 +312,12 @@ from 12 MB/s to 3 MB/s this way.
 
 Add \"coalesce\", a blk-mq I/O scheduler selected per disk like
 mq-deadline. Its reorder window holds small writes, and writes that
-would go backward in their AU, for a bounded time (5 s, 128 writes and
-4 MiB by default) and sends them grouped by AU next to the data written
-to the same AU, merged where they touch. Reads, synchronous writes and
-swap are never held; a read that overlaps a held write releases it;
-flushes and FUA bypass every scheduler, and a flush owes nothing to a
-write that has not completed. Switching the scheduler, removing the
+would go backward in their AU, for a bounded time (5 s, or 20 s in an
+AU no data write reaches; 128 writes and 4 MiB by default) and sends
+them grouped by AU next to the data written to the same AU, merged
+where they touch. Reads, synchronous writes, flush and FUA writes and
+swap are never held; a read that overlaps a held write releases it; a
+flush owes nothing to a write that has not completed. Switching the scheduler, removing the
 disk and system suspend release everything at once.
 
 The policy (reorder_window.c) is kept apart from the blk-mq glue
@@ -329,7 +329,8 @@ tracepoints show each held write and why it left.
 
 Measured with QEMU's SD card model and the ext2 workload above (16 KiB
 writes of a large file, synced), the AU switches per AU written went
-from 2.92 with mq-deadline to 1.46 with coalesce."
+from 2.92 with mq-deadline to 1.43-1.46 with coalesce on 6.1, and from
+3.08 to 1.36 on 6.12."
 
 # 2: the engine's KUnit tests
 p=$(make_paragraph "$top/$cs/Makefile" MQ_IOSCHED_COALESCE_KUNIT_TEST)

@@ -185,9 +185,13 @@ wait_held() {
 	echo "${h:-0}"
 }
 
-# hold_long: per-disk settings that keep small writes held for long
+# hold_long: per-disk settings that keep small writes held for long.
+# No sync grace: the stress writer beside the switch tests syncs more
+# often than once a second, and each sync would otherwise stop holding
+# for sync_grace_ms (on a slow host, for the whole test).
 hold_long() {
-	for t in hold_ms=10000 idle_ms=1000 window_reqs=1024 window_kb=65536; do
+	for t in hold_ms=10000 idle_ms=1000 window_reqs=1024 window_kb=65536 \
+		sync_grace_ms=0; do
 		echo "${t#*=}" >"$DISKP/${t%%=*}" ||
 			fail hold_long "cannot set ${t%%=*}"
 	done

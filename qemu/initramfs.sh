@@ -36,6 +36,10 @@ cp /bin/busybox "$root/bin/busybox"
 copy_bin /sbin/mke2fs /sbin/mke2fs "$root"
 copy_bin /sbin/e2fsck /sbin/e2fsck "$root"
 copy_bin /usr/bin/mmc /usr/bin/mmc "$root"
+# FAT32 and exFAT, as SD cards ship (dosfstools, exfatprogs)
+for t in mkfs.fat fsck.fat mkfs.exfat fsck.exfat; do
+	copy_bin "/sbin/$t" "/sbin/$t" "$root"
+done
 copy_bin /bin/dd /bin/dd.coreutils "$root"
 cp /etc/mke2fs.conf "$root/etc/"
 # The guest-side test program, static so it needs no libraries.

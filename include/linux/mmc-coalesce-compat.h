@@ -68,6 +68,17 @@
 		wbt_enable_default(coalesce_wbt_target(q));		\
 	} while (0)
 
+/*
+ * 6.6, "fs: add CONFIG_BUFFER_HEAD": without it the block device's page
+ * cache runs on iomap, and folio->private there is not a ring of buffer
+ * heads (the waiter probe, coalesce-waiters.c, then looks at pages only).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define coalesce_bdev_buffer_heads	IS_ENABLED(CONFIG_BUFFER_HEAD)
+#else
+#define coalesce_bdev_buffer_heads	true
+#endif
+
 /* ---- the sdhci-esdhc-e500 host driver ---------------------------------- */
 
 /*

@@ -44,6 +44,29 @@
  *   blkcheck verify DEV        after stress, with faults off and caches
  *                              dropped: the whole region reads back and
  *                              every acknowledged write is there
+ *   blkcheck aiooverlap DEV    three overlapping O_DIRECT writes in one
+ *                              io_submit() (P, X over P, M after P inside
+ *                              X): the one that came last wins each sector
+ *   blkcheck readmerge DEV PART STATS
+ *                              a writeback write the scheduler holds, then
+ *                              three O_DIRECT reads in one io_submit()
+ *                              through PART, the last one over the held
+ *                              write and mergeable into the first: it
+ *                              reads the new data
+ *   blkcheck fsyncmerge DEV STATS LIMIT_MS
+ *                              two held writeback writes in two AUs, then
+ *                              fdatasync() of a block whose sync write
+ *                              merges into the first: it must not wait for
+ *                              the second one's idle release (latency at
+ *                              most LIMIT_MS; fsync_merge_ms)
+ *   blkcheck waitheld DEV STATS LIMIT_MS
+ *                              a held writeback write, then fdatasync()
+ *                              with nothing dirty: it sleeps on the held
+ *                              write and nothing new arrives; at most
+ *                              LIMIT_MS (wait_held_ms)
+ *                              STATS: the scheduler's debugfs stats file,
+ *                              polled for held_now ("-" on a stack without
+ *                              one: a short sleep instead)
  *   blkcheck fsyncprobe DIR STOPFILE
  *                              every 250 ms, a new 4 KiB file in DIR,
  *                              written and fsync()ed, until STOPFILE exists
@@ -59,6 +82,7 @@
 #define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/fs.h>
 #include <linux/mmc/ioctl.h>
 #include <stddef.h>
@@ -69,6 +93,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,6 +244,271 @@ static int read_direct(const char *dev, off_t off, void *buf, size_t len)
 	ret = pread_all(fd, buf, len, off);
 	close(fd);
 	return ret;
+}
+
+/* ---- the scheduler's contract, one path each ---------------------------- */
+
+/* Milliseconds of CLOCK_MONOTONIC. */
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* held_now in the scheduler's stats file, or -1 if there is none */
+static long held_now(const char *stats)
+{
+	char line[128];
+	long v = -1;
+	FILE *f;
+
+	if (!strcmp(stats, "-") || !(f = fopen(stats, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "held_now %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Until the scheduler holds @want writes (at most 5 s); on a stack
+ * without the scheduler's stats, a fixed 300 ms for writeback to send
+ * them. Prints held_before=N.
+ */
+static void wait_held(const char *stats, long want)
+{
+	double end = now_ms() + 5000;
+	long h = held_now(stats);
+
+	if (h < 0) {
+		usleep(300000);
+	} else {
+		while (h < want && now_ms() < end) {
+			usleep(20000);
+			h = held_now(stats);
+		}
+	}
+	printf("MMCC KV held_before=%ld\n", h);
+}
+
+/* Submit @n requests in one io_submit() (one plug) and wait for all. */
+static int aio_all(struct iocb *cbs, int n)
+{
+	struct io_event ev[8];
+	struct iocb *p[8];
+	aio_context_t ctx = 0;
+	int i, got = 0, ok = 1;
+
+	if (n > 8 || syscall(__NR_io_setup, 8, &ctx))
+		return -1;
+	for (i = 0; i < n; i++)
+		p[i] = &cbs[i];
+	if (syscall(__NR_io_submit, ctx, (long)n, p) != n)
+		ok = 0;
+	while (ok && got < n) {
+		long r = syscall(__NR_io_getevents, ctx, 1L, (long)(n - got),
+				 ev, NULL);
+
+		if (r <= 0) {
+			ok = 0;
+			break;
+		}
+		for (i = 0; i < r; i++)
+			ok &= ev[i].res == (__s64)((struct iocb *)
+				(uintptr_t)ev[i].obj)->aio_nbytes;
+		got += (int)r;
+	}
+	syscall(__NR_io_destroy, ctx);
+	return ok ? 0 : -1;
+}
+
+static void aio_prep(struct iocb *cb, int fd, int write, void *buf,
+		     size_t len, u64 sector)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_fildes = (u32)fd;
+	cb->aio_lio_opcode = write ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
+	cb->aio_buf = (u64)(uintptr_t)buf;
+	cb->aio_nbytes = len;
+	cb->aio_offset = (__s64)(sector * SECTOR);
+}
+
+/*
+ * P = [S, S+4), X = [S, S+8), M = [S+4, S+8), submitted in that order
+ * in one plug, so they reach the scheduler together and in that order.
+ * An insert merge of M into P, past X, would let X's older data land on
+ * [S+4, S+8) last. Expected: X on [S, S+4), M on [S+4, S+8).
+ */
+static int check_aiooverlap(const char *dev)
+{
+	u64 s = SCRATCH + 256;
+	unsigned char *p = xalloc(ALIGN), *x = xalloc(ALIGN),
+		      *m = xalloc(ALIGN), *r = xalloc(ALIGN);
+	struct iocb cb[3];
+	int fd = open(dev, O_RDWR | O_DIRECT), ok;
+
+	fill(p, 4 * SECTOR, s, 21);
+	fill(x, 8 * SECTOR, s, 22);
+	fill(m, 4 * SECTOR, s + 4, 23);
+	aio_prep(&cb[0], fd, 1, p, 4 * SECTOR, s);
+	aio_prep(&cb[1], fd, 1, x, 8 * SECTOR, s);
+	aio_prep(&cb[2], fd, 1, m, 4 * SECTOR, s + 4);
+	ok = fd >= 0 && !aio_all(cb, 3) &&
+	     !pread_all(fd, r, 8 * SECTOR, (off_t)s * SECTOR);
+	if (ok) {
+		int x_first = !memcmp(r, x, 4 * SECTOR);
+		int m_last = !memcmp(r + 4 * SECTOR, m, 4 * SECTOR);
+
+		printf("MMCC KV aio_overlap_head=%s aio_overlap_tail=%s\n",
+		       x_first ? "X" : "other", m_last ? "M" : "other");
+		result(x_first && m_last, "overlapping_aio_writes_last_wins",
+		       "an older write landed after a newer one it overlaps");
+	} else {
+		result(0, "overlapping_aio_writes_last_wins",
+		       "submit, write or read failed");
+	}
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	free(x);
+	free(m);
+	free(r);
+	return ok ? 0 : -1;
+}
+
+/*
+ * A held write H at S; then reads R1 = [S-8, S), Rx far away, R2 = [S,
+ * S+8) in one plug through the partition (its own page cache: nothing
+ * there waits for H). Rx keeps R2 from merging into R1 in the plug, so
+ * R2 reaches the scheduler as a request and merges into R1 there.
+ */
+static int check_readmerge(const char *dev, const char *part,
+			   const char *stats)
+{
+	u64 s = SCRATCH + 512, ps = s - PART_START;
+	unsigned char *w = xalloc(ALIGN), *r1 = xalloc(ALIGN),
+		      *rx = xalloc(ALIGN), *r2 = xalloc(ALIGN);
+	struct iocb cb[3];
+	int fd, pfd, ok;
+
+	fill(w, ALIGN, s, 31);
+	fd = start_writeback(dev, (off_t)s * SECTOR, w, ALIGN);
+	wait_held(stats, 1);
+	pfd = open(part, O_RDONLY | O_DIRECT);
+	aio_prep(&cb[0], pfd, 0, r1, ALIGN, ps - 8);
+	aio_prep(&cb[1], pfd, 0, rx, ALIGN, ps + 200000);
+	aio_prep(&cb[2], pfd, 0, r2, ALIGN, ps);
+	ok = fd >= 0 && pfd >= 0 && !aio_all(cb, 3);
+	ok = ok && !memcmp(w, r2, ALIGN);
+	result(ok, "read_merged_into_read_sees_held_write",
+	       "a read merged into another read returned the data from before a held write");
+	if (pfd >= 0)
+		close(pfd);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(w);
+	free(r1);
+	free(rx);
+	free(r2);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Held writes at A (AU of S) and B (two AUs on), left by writeback; then
+ * A+1 is dirtied and fdatasync()ed: its REQ_SYNC write is a bio that
+ * merges into the held write at A. fdatasync() then waits for every page
+ * of the device under writeback, B among them: the sync write must have
+ * let B go too (the sync rule), or it waits for B's idle release.
+ */
+static int check_fsyncmerge(const char *dev, const char *stats,
+			    unsigned int limit_ms)
+{
+	u64 a = SCRATCH + 1024, b = a + 2 * 8192;
+	unsigned char *wa = xalloc(ALIGN), *wb = xalloc(ALIGN),
+		      *wn = xalloc(ALIGN), *r = xalloc(ALIGN);
+	int fd = open(dev, O_RDWR), ok;
+	char why[96] = "";
+	double t0;
+	u64 ms = 0;
+
+	fill(wa, ALIGN, a, 41);
+	fill(wb, ALIGN, b, 42);
+	fill(wn, ALIGN, a + 8, 43);
+	ok = fd >= 0 &&
+	     !pwrite_all(fd, wa, ALIGN, (off_t)a * SECTOR) &&
+	     !sync_file_range(fd, (off_t)a * SECTOR, ALIGN,
+			      SYNC_FILE_RANGE_WRITE) &&
+	     !pwrite_all(fd, wb, ALIGN, (off_t)b * SECTOR) &&
+	     !sync_file_range(fd, (off_t)b * SECTOR, ALIGN,
+			      SYNC_FILE_RANGE_WRITE);
+	if (ok) {
+		wait_held(stats, 2);
+		ok = !pwrite_all(fd, wn, ALIGN, (off_t)(a + 8) * SECTOR);
+		t0 = now_ms();
+		ok = ok && !fdatasync(fd);
+		ms = (u64)(now_ms() - t0);
+		printf("MMCC KV fsync_merge_ms=%llu\n", ms);
+	}
+	ok = ok && !read_direct(dev, (off_t)a * SECTOR, r, ALIGN) &&
+	     !memcmp(r, wa, ALIGN) &&
+	     !read_direct(dev, (off_t)(a + 8) * SECTOR, r, ALIGN) &&
+	     !memcmp(r, wn, ALIGN) &&
+	     !read_direct(dev, (off_t)b * SECTOR, r, ALIGN) &&
+	     !memcmp(r, wb, ALIGN);
+	result(ok, "fsync_merged_data_intact", "write, fdatasync or read back failed");
+	snprintf(why, sizeof(why), "fdatasync took %llu ms, limit %u ms", ms,
+		 limit_ms);
+	result(ok && ms <= limit_ms, "fsync_merged_into_held_write_is_prompt",
+	       why);
+	if (fd >= 0)
+		close(fd);
+	free(wa);
+	free(wb);
+	free(wn);
+	free(r);
+	return ok ? 0 : -1;
+}
+
+/*
+ * A held write, then fdatasync() with nothing dirty: it only waits for
+ * the page under writeback, and sends nothing that would tell the
+ * scheduler. Only the scheduler noticing the sleeper frees it.
+ */
+static int check_waitheld(const char *dev, const char *stats,
+			  unsigned int limit_ms)
+{
+	u64 s = SCRATCH + 4 * 8192;
+	unsigned char *w = xalloc(ALIGN), *r = xalloc(ALIGN);
+	char why[96] = "";
+	double t0;
+	u64 ms = 0;
+	int fd, ok;
+
+	fill(w, ALIGN, s, 51);
+	fd = start_writeback(dev, (off_t)s * SECTOR, w, ALIGN);
+	ok = fd >= 0;
+	if (ok) {
+		wait_held(stats, 1);
+		t0 = now_ms();
+		ok = !fdatasync(fd);
+		ms = (u64)(now_ms() - t0);
+		printf("MMCC KV wait_held_ms=%llu\n", ms);
+		close(fd);
+	}
+	ok = ok && !read_direct(dev, (off_t)s * SECTOR, r, ALIGN) &&
+	     !memcmp(r, w, ALIGN);
+	result(ok, "wait_on_held_write_data_intact", "write, fdatasync or read back failed");
+	snprintf(why, sizeof(why), "fdatasync slept %llu ms, limit %u ms", ms,
+		 limit_ms);
+	result(ok && ms <= limit_ms, "sleeper_on_held_write_freed", why);
+	free(w);
+	free(r);
+	return ok ? 0 : -1;
 }
 
 /*
@@ -1502,15 +1792,6 @@ static int check_verify(const char *dev)
 	return st_free(&st, st.bad ? -1 : 0);
 }
 
-/* Milliseconds of CLOCK_MONOTONIC. */
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -1692,6 +1973,9 @@ static int print_usage(void)
 	      "       blkcheck scattercheck DEV SECTOR COUNT SEED NAME\n"
 	      "       blkcheck stress DEV SECONDS SEED\n"
 	      "       blkcheck verify DEV\n"
+	      "       blkcheck aiooverlap DEV\n"
+	      "       blkcheck readmerge DEV PART STATS\n"
+	      "       blkcheck fsyncmerge|waitheld DEV STATS LIMIT_MS\n"
 	      "       blkcheck fsyncprobe DIR STOPFILE\n"
 	      "env:   BLKCHECK_BASE (sectors), BLKCHECK_SECTORS (stress),\n"
 	      "       BLKCHECK_STATE (stress state file)\n",
@@ -1736,6 +2020,16 @@ int main(int argc, char **argv)
 			     (u32)strtoul(argv[4], NULL, 0));
 	else if (!strcmp(cmd, "verify"))
 		check_verify(argv[2]);
+	else if (!strcmp(cmd, "aiooverlap"))
+		check_aiooverlap(argv[2]);
+	else if (!strcmp(cmd, "readmerge") && argc > 4)
+		check_readmerge(argv[2], argv[3], argv[4]);
+	else if (!strcmp(cmd, "fsyncmerge") && argc > 4)
+		check_fsyncmerge(argv[2], argv[3],
+				 (unsigned int)strtoul(argv[4], NULL, 0));
+	else if (!strcmp(cmd, "waitheld") && argc > 4)
+		check_waitheld(argv[2], argv[3],
+			       (unsigned int)strtoul(argv[4], NULL, 0));
 	else if (!strcmp(cmd, "fsyncprobe") && argc > 3)
 		fsync_probe(argv[2], argv[3]);
 	else

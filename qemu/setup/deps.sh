@@ -15,7 +15,8 @@
 #            make lint (sparse, perl for checkpatch.pl, git ls-files),
 #            the unit group's python3 (the kernel's kunit.py parser, the
 #            documentation checks)
-#   guest    qemu/initramfs.sh: busybox, e2fsprogs, mmc-utils, fio copied
+#   guest    qemu/initramfs.sh: busybox, e2fsprogs, dosfstools, exfatprogs,
+#            mmc-utils, fio copied
 #            into the initramfs, gcc -static (libc6-dev), cpio, and
 #            modules_install, which runs depmod (kmod)
 #   qemu     qemu/run.sh (qemu-system-x86_64; seabios and ipxe come as its
@@ -37,7 +38,7 @@ set -euo pipefail
 declare -A pkgs=(
 	[build]="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
 	libelf-dev libssl-dev cpio ccache sparse git python3"
-	[guest]="busybox-static e2fsprogs mmc-utils fio kmod cpio gcc libc6-dev make"
+	[guest]="busybox-static e2fsprogs dosfstools exfatprogs mmc-utils fio kmod cpio gcc libc6-dev make"
 	[qemu]="qemu-system-x86 python3"
 	[plot]="gnuplot-nox"
 	[ppc]="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio

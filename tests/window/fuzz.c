@@ -156,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				  1 + take(f, 1) % 16, f->now);
 			break;
 		case 3:
-			rwin_flush(&f->win, f->now);
+			rwin_flush(&f->win, 0, 0, 0, f->now);
 			break;
 		case 4:
 			fz_pop(f);

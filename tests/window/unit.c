@@ -391,7 +391,7 @@ static void test_flush(void)
 	start();
 	CHECK(add(8, 8, 0, 0));
 	CHECK(add(9000, 8, 0, 0));
-	rwin_flush(&win, 1);
+	CHECK(!rwin_flush(&win, 0, 0, 0, 1));
 	CHECK(rwin_held_count(&win) == 0);
 	CHECK(win.stats.released[RWIN_REL_FLUSH] == 2);
 	CHECK_STR(pop(1), "8+8 9000+8");
@@ -400,8 +400,155 @@ static void test_flush(void)
 	prm.flush_release = false;
 	start();
 	CHECK(add(8, 8, 0, 0));
-	rwin_flush(&win, 1);
+	rwin_flush(&win, 0, 0, 0, 1);
 	CHECK(rwin_held_count(&win) == 1);
+}
+
+/*
+ * The data step of a flush sequence (6.5+) goes out ahead of the queue:
+ * without flush_release, the held write under it still goes first (to
+ * the head of the queue), and a queued write under it makes it wait.
+ */
+static void test_flush_step_overlap(void)
+{
+	setup();
+	prm.flush_release = false;
+	start();
+	CHECK(!add(100000, 1024, 0, 0));
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(64, 8, 0, 0));
+	CHECK(rwin_flush(&win, 4, 8, 0, 1));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.stats.released[RWIN_REL_FLUSH] == 1);
+	/* Released to the head: before the data write queued earlier. */
+	CHECK_STR(pop(1), "8+8");
+	CHECK(!rwin_overlaps_queued(&win, 4, 8));
+	CHECK(!rwin_flush(&win, 200000, 8, 0, 2));
+	CHECK_STR(pop(2), "100000+1024");
+	/* A step with REQ_SYNC (as 6.12 sends them) releases everything. */
+	CHECK(!rwin_flush(&win, 200000, 8, RWIN_F_SYNC, 3));
+	CHECK(rwin_held_count(&win) == 0);
+}
+
+/*
+ * A bio that merges into a request the window knows never goes through
+ * rwin_add_write(): rwin_note_write() applies its flags' rules, which an
+ * fsync's data write needs (the inode-table block it waits for next must
+ * not stay held), and opens the sync grace.
+ */
+static void test_note_write(void)
+{
+	setup();
+	prm.sync_grace_ns = MS(100);
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(9000, 8, 0, 0));
+	rwin_note_write(&win, 0, MS(1));
+	CHECK(rwin_held_count(&win) == 2);
+	rwin_note_write(&win, RWIN_F_SYNC, MS(2));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_SYNC] == 2);
+	CHECK(!add(16, 8, 0, MS(50)));
+	CHECK(add(32, 8, 0, MS(103)));
+	CHECK_STR(pop(MS(103)), "8+8 9000+8");
+}
+
+/* A read releases the held writes under it to the head of the queue. */
+static void test_read_releases_to_front(void)
+{
+	setup();
+	start();
+	CHECK(!add(100000, 1024, 0, 0));
+	CHECK(add(8, 8, 0, 0));
+	/* The read waits for it, and for it only. */
+	CHECK(rwin_read(&win, 0, 16, 1));
+	CHECK_STR(pop(1), "8+8");
+	CHECK(!rwin_overlaps_queued(&win, 0, 16));
+	CHECK_STR(pop(1), "100000+1024");
+}
+
+/* Discards: never held, no write position, no stream, nothing attached. */
+static void test_nodata(void)
+{
+	setup();
+	prm.meta_hold_ns = MS(20000);
+	start();
+	CHECK(!add(8192, 1024, 0, 0));
+	CHECK_STR(pop(0), "8192+1024");
+	CHECK(add(8192 + 4096, 8, 0, 1));
+	CHECK(!add(8192 + 2048, 1024, RWIN_F_NODATA, 2));
+	/* The discard goes alone: the write held in its AU stays. */
+	CHECK_STR(pop(2), "10240+1024");
+	CHECK(rwin_held_count(&win) == 1);
+	/* It did not move the write position: 9216 is not behind it. */
+	CHECK(!add(9216, 64, 0, 3));
+	/* A discard in a new AU marks no stream there: the write held
+	 * in it is a long hold.
+	 */
+	CHECK(!add(65536, 1024, RWIN_F_NODATA, 4));
+	CHECK(add(65536 + 2048, 8, 0, 5));
+	CHECK(win.stats.holds_long == 1);
+}
+
+/* AU sizes that are not a power of two: the SD 12 MiB AU. */
+static void test_au_12mib(void)
+{
+	setup();
+	prm.au_sectors = 24576;
+	start();
+	CHECK(!add(24576 + 1024, 1024, 0, 0));
+	CHECK(add(24576 + 8, 8, 0, 0));
+	CHECK(add(24576 - 8, 8, 0, 0));
+	/* 24568 is in AU 0, 24584 in AU 1 with the data. */
+	CHECK_STR(pop(0), "24584+8 25600+1024");
+	CHECK(rwin_held_count(&win) == 1);
+}
+
+static const struct rwin_write *waited_write;
+
+static bool probe_waited(const struct rwin_write *wr)
+{
+	return wr == waited_write;
+}
+
+/*
+ * Somebody sleeps on a write held under meta_hold_ns: the probe finds it
+ * idle_ns into a quiet spell (not meta_idle_ns) and its AU group goes;
+ * the rest waits for the long quiet spell. Asked again every idle_ns.
+ */
+static void test_waiter_probe(void)
+{
+	setup();
+	prm.hold_ns = MS(1000);
+	prm.meta_hold_ns = MS(20000);
+	prm.idle_ns = MS(20);
+	prm.meta_idle_ns = MS(1000);
+	start();
+	rwin_set_waiter_probe(&win, probe_waited);
+	CHECK(add(8, 8, 0, MS(0)));
+	CHECK(add(16, 8, 0, MS(0)));
+	CHECK(add(8192, 8, 0, MS(0)));
+	CHECK(win.stats.holds_long == 3);
+	/* Nobody waits yet: asked at 20 ms, then again at 40 ms. */
+	CHECK(rwin_next_deadline(&win) == MS(20));
+	rwin_expire(&win, MS(20));
+	CHECK(rwin_held_count(&win) == 3);
+	CHECK(rwin_next_deadline(&win) == MS(40));
+	waited_write = &pool[1];
+	rwin_expire(&win, MS(39));
+	CHECK(rwin_held_count(&win) == 3);
+	rwin_expire(&win, MS(40));
+	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.stats.released[RWIN_REL_WAITER] == 2);
+	CHECK_STR(pop(MS(40)), "8+16");
+	/* The other AU still waits for the long quiet spell. */
+	CHECK(rwin_held_count(&win) == 1);
+	waited_write = NULL;
+	rwin_expire(&win, MS(999));
+	CHECK(rwin_held_count(&win) == 1);
+	rwin_expire(&win, MS(1040));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_IDLE] == 1);
 }
 
 static void test_urgent_writes(void)
@@ -628,7 +775,7 @@ static void test_rewrite_generations(void)
 	CHECK(add(16, 8, 0, 1));
 	CHECK(add(8, 8, 0, 1));
 	CHECK(add(16, 8, 0, 2));
-	rwin_flush(&win, 3);
+	rwin_flush(&win, 0, 0, 0, 3);
 	CHECK_STR(pop(3), "8+16");
 	CHECK_STR(pop(3), "8+16");
 	CHECK_STR(pop(3), "16+8");
@@ -1030,6 +1177,12 @@ static const struct harness_case unit_cases[] = {
 	{ "idle", test_idle },
 	{ "idle_arrival", test_idle_arrival },
 	{ "flush", test_flush },
+	{ "flush_step_overlap", test_flush_step_overlap },
+	{ "note_write", test_note_write },
+	{ "read_releases_to_front", test_read_releases_to_front },
+	{ "nodata", test_nodata },
+	{ "au_12mib", test_au_12mib },
+	{ "waiter_probe", test_waiter_probe },
 	{ "urgent_writes", test_urgent_writes },
 	{ "read", test_read },
 	{ "overlap_write", test_overlap_write },

@@ -8,6 +8,7 @@
  * The window's counters and the mechanism's are copied under the lock,
  * so one read is one consistent snapshot.
  */
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/math64.h>
 #include <linux/seq_file.h>
@@ -28,6 +29,7 @@ static const char * const coalesce_reason_names[RWIN_REL_NR] = {
 	[RWIN_REL_READ] = "read",
 	[RWIN_REL_OVERLAP] = "overlap",
 	[RWIN_REL_DRAIN] = "drain",
+	[RWIN_REL_WAITER] = "waiter",
 };
 
 struct coalesce_snapshot {
@@ -115,7 +117,74 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	return 0;
 }
 
+/*
+ * The writes the window has, one a line, as mq-deadline lists its FIFOs:
+ *
+ *   held:   "START+SECTORS au=N age_ms=T hold=short|long rewrite=0|1 tag=T"
+ *           by arrival, the writes under hold_ms first;
+ *   queued: "START+SECTORS au=N batch=B tag=T" in the order they will go.
+ *
+ * A write stuck in the window is found here, and its tag in the queue's
+ * own debugfs files. Printed under the lock: the lists are bounded by the
+ * scheduler tags.
+ */
+static int coalesce_write_tag(const struct rwin_write *wr)
+{
+	return ((const struct request *)wr->cookie)->tag;
+}
+
+static void coalesce_show_held(struct seq_file *m, struct coalesce_data *cd,
+			       struct list_head *fifo, const char *hold,
+			       u64 now)
+{
+	struct rwin_write *wr;
+
+	list_for_each_entry(wr, fifo, link) {
+		seq_printf(m, "%llu+%u au=%llu age_ms=%llu hold=%s rewrite=%d tag=%d\n",
+			   (unsigned long long)wr->start, wr->sectors,
+			   div_u64(wr->start, cd->win.p.au_sectors),
+			   div_u64(now - wr->arrival_ns, NSEC_PER_MSEC), hold,
+			   RB_EMPTY_NODE(&wr->node), coalesce_write_tag(wr));
+	}
+}
+
+static int coalesce_held_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	u64 now = ktime_get_ns();
+
+	spin_lock_irq(&cd->lock);
+	coalesce_show_held(m, cd, &cd->win.held_fifo, "short", now);
+	coalesce_show_held(m, cd, &cd->win.held_fifo_long, "long", now);
+	spin_unlock_irq(&cd->lock);
+	return 0;
+}
+
+static int coalesce_queued_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr;
+
+	spin_lock_irq(&cd->lock);
+	list_for_each_entry(wr, &cd->cmd.writes, link)
+		seq_printf(m, "%llu+%u au=%llu batch=popped tag=%d\n",
+			   (unsigned long long)wr->start, wr->sectors,
+			   div_u64(wr->start, cd->win.p.au_sectors),
+			   coalesce_write_tag(wr));
+	list_for_each_entry(wr, &cd->win.queue, link)
+		seq_printf(m, "%llu+%u au=%llu batch=%u tag=%d\n",
+			   (unsigned long long)wr->start, wr->sectors,
+			   div_u64(wr->start, cd->win.p.au_sectors), wr->batch,
+			   coalesce_write_tag(wr));
+	spin_unlock_irq(&cd->lock);
+	return 0;
+}
+
 const struct blk_mq_debugfs_attr coalesce_queue_debugfs_attrs[] = {
 	{ "stats", 0400, coalesce_stats_show },
+	{ "held", 0400, coalesce_held_show },
+	{ "queued", 0400, coalesce_queued_show },
 	{ },
 };

@@ -45,11 +45,13 @@ struct coalesce_data {
 	spinlock_t lock;
 	struct rwin_window win;
 	struct rwin_cmd cmd;		/* popped, not yet dispatched */
-	struct list_head front;		/* requeued requests, first out */
+	struct list_head front;		/* requeues and flush steps, first out */
 	struct list_head reads;		/* reads, FIFO */
 	struct list_head untracked;	/* writes the engine could not take */
 	u32 reads_in_a_row;
 	bool ready;			/* has_work, read without the lock */
+	atomic_t writes_out;		/* our writes on the device */
+	atomic_t writes_done;		/* completed, not yet told the window */
 	u32 merge_flags;		/* RWIN_F_* of the bio being merged */
 
 	mempool_t *pool;		/* struct rwin_write per tracked write */
@@ -85,6 +87,9 @@ void coalesce_params_to_engine(struct coalesce_data *cd,
 
 /* coalesce-sched.c */
 void coalesce_drain(struct coalesce_data *cd, bool pm);
+
+/* coalesce-waiters.c: the window's waiter probe */
+bool coalesce_write_waited(const struct rwin_write *wr);
 
 #ifdef CONFIG_BLK_DEBUG_FS
 #include "blk-mq-debugfs.h"

@@ -9,24 +9,36 @@
  * AU next to the data written to the same AU. This file is the mechanism
  * around it:
  *
- *  - insert_requests feeds writes to the window; reads wait in a FIFO.
- *  - dispatch_request hands out reads first (unless one overlaps a write
- *    that has to go before it), then the requests of the window's next
- *    command, one by one, in the order the window chose.
+ *  - Every request and every bio that may merge into one is shown to the
+ *    window as it arrives, whatever path it takes: insert_requests feeds
+ *    writes to the window and shows it reads and flush steps; bio_merge
+ *    shows it the bio before the merge is tried. Writes merge only as
+ *    bios (the window is asked through allow_merge, next_request and
+ *    former_request, and told after); there are no insert merges of
+ *    writes, because elv_attempt_insert_merge() asks no elevator.
+ *  - dispatch_request hands out requeues and flush steps first, then reads
+ *    (unless one overlaps a write that has to go before it), then the
+ *    requests of the window's next command, one by one, in the order the
+ *    window chose.
  *  - has_work is false while only held writes remain, so blk-mq does not
  *    poll us; an hrtimer re-runs the hardware queues at the window's next
- *    deadline (the longest hold, or the idle time).
- *  - Contiguous writes merge through the standard elevator hooks; the
- *    window is asked before and told after every merge.
+ *    deadline (a hold time, the idle time, or the next ask of the waiter
+ *    probe, coalesce-waiters.c).
+ *  - A completion takes no lock unless it leaves the device with no write
+ *    of ours while writes are held (the idle clock starts then).
  *  - A queue freeze (scheduler switch, removal, nr_requests change) and
  *    system suspend release every held write at once.
  *
  * A flush owes nothing to a write that has not completed:
  * Documentation/reorder-window.md has the block layer's contract this
  * relies on. Up to 6.4 flush and FUA requests never reach an elevator
- * (blk-flush.c inserts them past it); from 6.5 a write whose flush
- * flags the device makes moot comes in as a plain sync write (never
- * held), and the steps of a flush sequence come in at the head.
+ * (blk-flush.c inserts them past it, and prepares no elevator data for
+ * them): the scheduler cannot see them there (Documentation/
+ * reorder-window.md, "What the window cannot see"). From 6.5 a write
+ * whose flush flags the device makes moot comes in as a plain sync write
+ * (never held), and the data step of a flush sequence comes in at the
+ * head: the window releases what it overlaps, and it waits for the
+ * queued writes it overlaps.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -34,6 +46,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sbitmap.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/suspend.h>
 
@@ -91,7 +104,7 @@ static u32 coalesce_flags(blk_opf_t opf)
 	if (opf & REQ_SWAP)
 		flags |= RWIN_F_NOHOLD;
 	if ((opf & REQ_OP_MASK) != REQ_OP_WRITE)
-		flags |= RWIN_F_NOHOLD;	/* discard, write zeroes, ... */
+		flags |= RWIN_F_NODATA;	/* discard, write zeroes, ... */
 	return flags;
 }
 
@@ -99,6 +112,21 @@ static u32 coalesce_flags(blk_opf_t opf)
 static bool coalesce_freezing(struct coalesce_data *cd)
 {
 	return READ_ONCE(cd->q->mq_freeze_depth) > 0;
+}
+
+/*
+ * With the lock taken: tell the window of the completions counted since
+ * (coalesce_finish_request() counts them without the lock) and return the
+ * time to pass it.
+ */
+static u64 coalesce_begin(struct coalesce_data *cd)
+{
+	u64 now = coalesce_now();
+	int done = atomic_xchg(&cd->writes_done, 0);
+
+	if (done)
+		rwin_complete(&cd->win, done, now);
+	return now;
 }
 
 /*
@@ -133,7 +161,7 @@ static enum hrtimer_restart coalesce_timer_fn(struct hrtimer *timer)
 	bool ready;
 
 	spin_lock_irqsave(&cd->lock, flags);
-	rwin_expire(&cd->win, coalesce_now());
+	rwin_expire(&cd->win, coalesce_begin(cd));
 	coalesce_update(cd);
 	ready = cd->ready;
 	spin_unlock_irqrestore(&cd->lock, flags);
@@ -148,7 +176,7 @@ void coalesce_drain(struct coalesce_data *cd, bool pm)
 {
 	spin_lock_irq(&cd->lock);
 	if (rwin_held_count(&cd->win)) {
-		rwin_drain(&cd->win, coalesce_now());
+		rwin_drain(&cd->win, coalesce_begin(cd));
 		if (pm)
 			cd->pm_drains++;
 	}
@@ -164,10 +192,14 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 {
 	struct request_queue *q = cd->q;
 
+	/*
+	 * A held write under the read goes to the card before it, merged
+	 * into another read or not (that one was shown to the window when
+	 * it came).
+	 */
+	rwin_read(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq), now);
 	if (blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
-	/* A held write under the read goes to the card before it. */
-	rwin_read(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq), now);
 	if (rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
 		if (!q->last_merge)
@@ -177,52 +209,22 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 }
 
 /*
- * Insert merges, as mq-deadline does them, for writes: the elevator hash
- * finds a write ending where @rq starts and takes @rq in (the window is
- * told in coalesce_requests_merged()). The hash only merges backward, so
- * a write the window knows that starts where @rq ends is offered to @rq
- * the same way once @rq is in: an indirect block that arrives after the
- * data it precedes becomes one request with that data.
+ * Every write request goes to the window whole: no insert merge. The
+ * elevator's insert merge (elv_attempt_insert_merge()) asks no
+ * elevator, so it could merge a write into an older one past a third
+ * write that overlaps both. Contiguous writes still merge as bios
+ * (coalesce_bio_merge()), and the window sends contiguous held writes in
+ * consecutive requests.
  */
-static bool coalesce_insert_merge(struct coalesce_data *cd, struct request *rq,
-				  struct list_head *free)
-{
-	if (req_op(rq) != REQ_OP_WRITE)
-		return false;
-	cd->merge_flags = coalesce_flags(rq->cmd_flags);
-	return blk_mq_sched_try_insert_merge(cd->q, rq, free);
-}
-
-static void coalesce_merge_follower(struct coalesce_data *cd,
-				    struct rwin_write *wr,
-				    struct list_head *free)
-{
-	struct rwin_write *next = rwin_find_start(&cd->win,
-						  wr->start + wr->sectors);
-	struct request *rq;
-
-	if (!next || next == wr ||
-	    !rwin_may_merge(&cd->win, wr, next, wr->start,
-			    wr->sectors + next->sectors))
-		return;
-	rq = next->cookie;
-	cd->merge_flags = coalesce_flags(rq->cmd_flags);
-	blk_mq_sched_try_insert_merge(cd->q, rq, free);
-}
-
 static void coalesce_insert_write(struct coalesce_data *cd,
-				  struct request *rq, u64 now,
-				  struct list_head *free)
+				  struct request *rq, u64 now)
 {
 	struct rwin_write *wr = NULL;
 	bool held;
 
 	/* Behind a write the window could not take, everything waits. */
-	if (list_empty(&cd->untracked)) {
-		if (coalesce_insert_merge(cd, rq, free))
-			return;
+	if (list_empty(&cd->untracked))
 		wr = mempool_alloc(cd->pool, GFP_ATOMIC | __GFP_NOWARN);
-	}
 	if (!wr) {
 		/*
 		 * Out of memory even for the reserve: send it in arrival
@@ -250,10 +252,25 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 	if (held)
 		trace_coalesce_hold(rq, div_u64(wr->start,
 						cd->win.p.au_sectors));
-	if (req_op(rq) == REQ_OP_WRITE && rq_mergeable(rq)) {
-		elv_rqhash_add(cd->q, rq);
-		coalesce_merge_follower(cd, wr, free);
+}
+
+/*
+ * At the head: a requeue (it went out once, before anything we have), or,
+ * from 6.5 on, the data step of a flush sequence. The window sees the
+ * flush step like a flush write: what it holds under the step goes first,
+ * and the step waits for the queued writes it overlaps (coalesce_next()).
+ */
+static void coalesce_insert_head(struct coalesce_data *cd, struct request *rq,
+				 u64 now)
+{
+	if (rq->rq_flags & RQF_FLUSH_SEQ) {
+		cd->flush_steps++;
+		rwin_flush(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq),
+			   coalesce_flags(rq->cmd_flags), now);
+	} else {
+		cd->requeued++;
 	}
+	list_add(&rq->queuelist, &cd->front);
 }
 
 static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -267,25 +284,16 @@ static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
 	u64 now;
 
 	spin_lock_irq(&cd->lock);
-	now = coalesce_now();
+	now = coalesce_begin(cd);
 	list_for_each_entry_safe(rq, next, list, queuelist) {
 		list_del_init(&rq->queuelist);
 		trace_block_rq_insert(rq);
-		if (coalesce_insert_at_head(flags)) {
-			/*
-			 * A requeue (it went out once), or, from 6.5 on, a
-			 * step of a flush sequence: either goes out first.
-			 */
-			if (rq->rq_flags & RQF_FLUSH_SEQ)
-				cd->flush_steps++;
-			else
-				cd->requeued++;
-			list_add(&rq->queuelist, &cd->front);
-		} else if (req_op(rq) == REQ_OP_READ) {
+		if (coalesce_insert_at_head(flags))
+			coalesce_insert_head(cd, rq, now);
+		else if (req_op(rq) == REQ_OP_READ)
 			coalesce_insert_read(cd, rq, now, &free);
-		} else {
-			coalesce_insert_write(cd, rq, now, &free);
-		}
+		else
+			coalesce_insert_write(cd, rq, now);
 	}
 	coalesce_update(cd);
 	spin_unlock_irq(&cd->lock);
@@ -304,9 +312,8 @@ static bool coalesce_overlaps(struct request *rq, sector_t start, u32 len)
 	       start < blk_rq_pos(rq) + blk_rq_sectors(rq);
 }
 
-/* Must @rd wait for a write that reached us before it? */
-static bool coalesce_read_must_wait(struct coalesce_data *cd,
-				    struct request *rd)
+/* Must @rd (a read, or a flush step) wait for a write that came before? */
+static bool coalesce_must_wait(struct coalesce_data *cd, struct request *rd)
 {
 	sector_t start = blk_rq_pos(rd);
 	u32 len = blk_rq_sectors(rd);
@@ -365,6 +372,7 @@ static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
 				       now - wr->arrival_ns);
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = COALESCE_IN_FLIGHT;
+	atomic_inc(&cd->writes_out);
 	mempool_free(wr, cd->pool);
 	cd->dispatched_writes++;
 	return rq;
@@ -382,6 +390,9 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 
 	rq = list_first_entry_or_null(&cd->front, struct request, queuelist);
 	if (rq) {
+		/* A flush step goes after the writes it overlaps. */
+		if ((rq->rq_flags & RQF_FLUSH_SEQ) && coalesce_must_wait(cd, rq))
+			return coalesce_next_write(cd, now);
 		list_del_init(&rq->queuelist);
 		return rq;
 	}
@@ -389,7 +400,7 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 	rq = list_first_entry_or_null(&cd->reads, struct request, queuelist);
 	if (rq && (!coalesce_writes_waiting(cd) ||
 		   (cd->reads_in_a_row < COALESCE_READS_PER_WRITE &&
-		    !coalesce_read_must_wait(cd, rq)))) {
+		    !coalesce_must_wait(cd, rq)))) {
 		if (coalesce_writes_waiting(cd))
 			cd->reads_in_a_row++;
 		goto read;
@@ -413,7 +424,7 @@ static struct request *coalesce_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	struct request *rq;
 
 	spin_lock_irq(&cd->lock);
-	rq = coalesce_next(cd, coalesce_now());
+	rq = coalesce_next(cd, coalesce_begin(cd));
 	if (rq)
 		rq->rq_flags |= RQF_STARTED;
 	coalesce_update(cd);
@@ -437,6 +448,12 @@ static void coalesce_prepare_request(struct request *rq)
 	rq->elv.priv[1] = NULL;
 }
 
+/*
+ * Counted without the lock; the window hears of it at its next entry
+ * (coalesce_begin()). Only the completion that leaves the device without
+ * a write of ours while writes are held takes the lock: the window's idle
+ * clock starts there, and only the timer armed now would notice.
+ */
 static void coalesce_finish_request(struct request *rq)
 {
 	struct coalesce_data *cd = rq->q->elevator->elevator_data;
@@ -448,9 +465,12 @@ static void coalesce_finish_request(struct request *rq)
 		return;
 	rq->elv.priv[1] = NULL;
 
+	atomic_inc(&cd->writes_done);
+	if (!atomic_dec_and_test(&cd->writes_out) ||
+	    !READ_ONCE(cd->win.held_count))
+		return;
 	spin_lock_irqsave(&cd->lock, flags);
-	rwin_complete(&cd->win, 1, coalesce_now());
-	cd->write_reqs_done++;
+	coalesce_begin(cd);
 	coalesce_update(cd);
 	spin_unlock_irqrestore(&cd->lock, flags);
 }
@@ -505,15 +525,29 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 	return rwin_may_grow(&cd->win, wr, start, end - start);
 }
 
+/*
+ * The one place a bio can join a request we hold without becoming a
+ * request: the window sees it first, as it sees a request. A read
+ * releases the held writes under it; a sync, FUA or flush write applies
+ * its rules (every held write goes, the sync grace opens). Then the merge,
+ * which the window allows or refuses in coalesce_allow_merge().
+ */
 static bool coalesce_bio_merge(struct request_queue *q, struct bio *bio,
 			       unsigned int nr_segs)
 {
 	struct coalesce_data *cd = q->elevator->elevator_data;
 	struct request *free = NULL;
 	bool merged;
+	u64 now;
 
 	spin_lock_irq(&cd->lock);
+	now = coalesce_begin(cd);
 	cd->merge_flags = coalesce_flags(bio->bi_opf);
+	if (bio_op(bio) == REQ_OP_READ)
+		rwin_read(&cd->win, bio->bi_iter.bi_sector, bio_sectors(bio),
+			  now);
+	else
+		rwin_note_write(&cd->win, cd->merge_flags, now);
 	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	coalesce_update(cd);
 	spin_unlock_irq(&cd->lock);
@@ -615,25 +649,29 @@ static unsigned int coalesce_sched_depth(struct blk_mq_hw_ctx *hctx)
  * one word to the whole sbitmap", 6.17, taken into 6.12.y at 6.12.43).
  * Stable trees took that change at different points, so sbitmap itself
  * is asked, once, at module load (coalesce_probe_shallow()), rather than
- * the version. Passing the per-word figure to a whole-map sbitmap gives
- * background writes a quarter of their tags (four words of 32 with 128
- * tags): three held writes then take all of them, and the data write that
- * would release them sleeps on a tag until an idle release.
+ * the version. It is asked through sbitmap_queue_get_shallow(), the call
+ * blk-mq itself makes: upstream made sbitmap_get_shallow() internal in
+ * 6.17 ("lib/sbitmap: make sbitmap_get_shallow() internal"). Passing
+ * the per-word figure to a whole-map sbitmap gives background writes a
+ * quarter of their tags (four words of 32 with 128 tags): three held
+ * writes then take all of them, and the data write that would release
+ * them sleeps on a tag until an idle release.
  */
 static bool coalesce_shallow_per_word = true;
 
 static int __init coalesce_probe_shallow(void)
 {
-	struct sbitmap sb;
+	struct sbitmap_queue sbq;
 	int got = 0;
 
 	/* Two words of 32 bits, a shallow depth of one word's worth. */
-	if (sbitmap_init_node(&sb, 64, 5, GFP_KERNEL, NUMA_NO_NODE, false,
-			      true))
+	if (sbitmap_queue_init_node(&sbq, 64, 5, false, GFP_KERNEL,
+				    NUMA_NO_NODE))
 		return -ENOMEM;
-	while (got < 64 && sbitmap_get_shallow(&sb, 32) >= 0)
+	sbitmap_queue_min_shallow_depth(&sbq, 1);
+	while (got < 64 && sbitmap_queue_get_shallow(&sbq, 32) >= 0)
 		got++;
-	sbitmap_free(&sb);
+	sbitmap_queue_free(&sbq);
 	/* per word: 32 from each word; whole map: 32 in all */
 	coalesce_shallow_per_word = got > 32;
 	return 0;
@@ -677,10 +715,30 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	data->shallow_depth = coalesce_shallow_depth(data->hctx, depth);
 }
 
+/*
+ * The reserve of struct rwin_write follows the scheduler tags: one for
+ * every request that can exist, so writeback never goes untracked. The
+ * queue is frozen here (nr_requests change, init), so resizing may sleep;
+ * if it fails the old reserve stays and the window takes what it can
+ * (coalesce_insert_write() then sends the rest in arrival order).
+ */
+static void coalesce_resize_reserve(struct coalesce_data *cd,
+				    struct blk_mq_hw_ctx *hctx)
+{
+	int want = coalesce_sched_depth(hctx) * cd->q->nr_hw_queues;
+
+	if (want == cd->pool->min_nr)
+		return;
+	if (mempool_resize(cd->pool, want))
+		pr_warn_ratelimited(COALESCE_NAME ": reserve of %d writes kept, %d refused (no memory)\n",
+				    cd->pool->min_nr, want);
+}
+
 static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
 
+	coalesce_resize_reserve(cd, hctx);
 	WRITE_ONCE(cd->async_depth, max(1U, coalesce_sched_depth(hctx) * 3 / 4));
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 	coalesce_apply_tunables(cd);
@@ -698,8 +756,13 @@ static u32 coalesce_queue_au_sectors(struct request_queue *q)
 {
 	u32 gran = q->limits.discard_granularity;
 
-	/* mmc_block sets it to the card's AU; one sector means "unknown". */
-	if (gran >= 16 * 1024 && is_power_of_2(gran))
+	/*
+	 * mmc_block sets it to the card's AU (pref_erase, which the SD
+	 * core takes from the card's AU_SIZE: 12 and 24 MiB among them);
+	 * one sector means "unknown". Any whole number of 4 KiB pages from
+	 * 16 KiB on is an AU the window can work with.
+	 */
+	if (gran >= 16 * 1024 && IS_ALIGNED(gran, SZ_4K))
 		return gran >> SECTOR_SHIFT;
 	return 0;
 }
@@ -710,6 +773,17 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	struct coalesce_data *cd;
 	struct rwin_params p;
 	int ret = -ENOMEM;
+
+	/*
+	 * A held write would block its whole zone, and a zone wants its
+	 * writes in order. 6.1 refuses us by ELEVATOR_F_ZBD_SEQ_WRITE
+	 * before we get here; from 6.10 nothing else does.
+	 */
+	if (blk_queue_is_zoned(q)) {
+		pr_warn(COALESCE_NAME ": %s is a zoned device; writes to a zone must not be held or reordered: use mq-deadline or none\n",
+			q->disk ? q->disk->disk_name : "queue");
+		return -EINVAL;
+	}
 
 	eq = elevator_alloc(q, e);
 	if (!eq)
@@ -738,8 +812,10 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	coalesce_tunables_defaults(cd->tun);
 	coalesce_params_to_engine(cd, &p);
 	ret = rwin_init(&cd->win, &p);
-	if (!ret)
+	if (!ret) {
+		rwin_set_waiter_probe(&cd->win, coalesce_write_waited);
 		list_add(&cd->node, &coalesce_instances);
+	}
 	mutex_unlock(&coalesce_mutex);
 	if (ret)
 		goto free_pool;

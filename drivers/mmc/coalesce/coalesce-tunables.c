@@ -14,7 +14,6 @@
  */
 #include <linux/blkdev.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -60,7 +59,8 @@ static int coalesce_parse(enum coalesce_tunable t, const char *buf, u32 *val)
 
 	if (kstrtou32(buf, 0, &v) || v < desc->min || v > desc->max)
 		return -EINVAL;
-	if (t == COALESCE_T_au_kb && v && (v < 16 || !is_power_of_2(v)))
+	/* Any whole number of 4 KiB pages: SD cards have 12 and 24 MiB AUs. */
+	if (t == COALESCE_T_au_kb && v && (v < 16 || v % 4))
 		return -EINVAL;
 	*val = v;
 	return 0;
@@ -127,7 +127,7 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 		pr_warn(COALESCE_NAME ": %s: '%s' refused: want %u..%u%s\n",
 			desc->name, val, desc->min, desc->max,
 			t == COALESCE_T_au_kb ?
-			" (0, or a power of two >= 16)" : "");
+			" (0, or a multiple of 4 from 16)" : "");
 		return -EINVAL;
 	}
 	mutex_lock(&coalesce_mutex);

@@ -8,7 +8,8 @@
  *
  * COALESCE_TUNABLE(name, default, min, max, help)
  *
- * au_kb has one more rule: 0, or a power of two of at least 16.
+ * au_kb has one more rule: 0, or a multiple of 4 (whole 4 KiB pages) of at
+ * least 16; the SD AU sizes of 12 and 24 MiB are not powers of two.
  * The defaults come from replaying stock 6.1 card traces through the
  * window (Documentation/reorder-window.md): the hold curve bends at
  * 4.5-5 s, and below 2 s the window does worse than stock. meta_hold_ms
@@ -23,7 +24,7 @@ COALESCE_TUNABLE(window_reqs, 128, 1, 1024,
 COALESCE_TUNABLE(window_kb, 4096, 4, 65536,
 		 "Most KiB held at once")
 COALESCE_TUNABLE(hold_ms, 5000, 1, 10000,
-		 "Longest hold of a write, in milliseconds")
+		 "Longest hold of a write to an AU a data stream reached, in milliseconds")
 COALESCE_TUNABLE(meta_hold_ms, 20000, 0, 30000,
 		 "Longest hold in an AU no data write reached for hold_ms (0: hold_ms)")
 COALESCE_TUNABLE(idle_ms, 200, 1, 1000,
@@ -35,4 +36,4 @@ COALESCE_TUNABLE(sync_grace_ms, 1000, 0, 10000,
 COALESCE_TUNABLE(queue_writes, 8, 0, 1024,
 		 "Most background writes queued or on the card beside the held ones (0: no bound)")
 COALESCE_TUNABLE(au_kb, 0, 0, 262144,
-		 "Allocation unit in KiB: 0 = from the disk (else 4096); a power of two >= 16")
+		 "Allocation unit in KiB: 0 = from the disk (else 4096); a multiple of 4 >= 16")

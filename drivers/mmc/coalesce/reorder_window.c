@@ -193,7 +193,12 @@ static struct rwin_au_pos *rwin_au_slot(struct rwin_window *w, u64 au)
 
 static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
 {
-	struct rwin_au_pos *pos = rwin_au_slot(w, rwin_au(w, wr->start));
+	struct rwin_au_pos *pos;
+
+	/* A discard writes nothing: the card's write position stays. */
+	if (wr->flags & RWIN_F_NODATA)
+		return;
+	pos = rwin_au_slot(w, rwin_au(w, wr->start));
 
 	/*
 	 * The furthest sector sent to the AU so far: on a linear-only card,
@@ -469,21 +474,32 @@ static u32 rwin_release_au(struct rwin_window *w, u64 au,
 }
 
 /*
- * Release only the held writes overlapping [start, end), with their chains:
- * the newer write or the read then queues behind them. The rest of their
- * AU group stays held.
+ * Release only the held writes overlapping [start, end), with their chains,
+ * in front of @at: the newer write or the read then queues behind them.
+ * The rest of their AU group stays held.
  */
-static u32 rwin_release_overlap(struct rwin_window *w, sector_t start,
-				sector_t end, enum rwin_reason reason, u64 now)
+static u32 rwin_release_overlap_at(struct rwin_window *w, sector_t start,
+				   sector_t end, enum rwin_reason reason,
+				   u64 now, struct list_head *at)
 {
 	struct rwin_write *first;
+	u32 n;
 
 	if (!w->held_count || end <= start)
 		return 0;
 	first = rwin_held_ending_after(w, start);
 	if (!first || first->start >= end)
 		return 0;
-	return rwin_release_range(w, first->start, end, reason, now);
+	n = rwin_release_range_at(w, first->start, end, reason, now, at);
+	if (n)
+		w->stats.release_events[reason]++;
+	return n;
+}
+
+static u32 rwin_release_overlap(struct rwin_window *w, sector_t start,
+				sector_t end, enum rwin_reason reason, u64 now)
+{
+	return rwin_release_overlap_at(w, start, end, reason, now, &w->queue);
 }
 
 static bool rwin_device_idle(const struct rwin_window *w)
@@ -529,6 +545,65 @@ static u64 rwin_long_idle(const struct rwin_window *w)
 						   w->p.idle_ns;
 }
 
+void rwin_set_waiter_probe(struct rwin_window *w,
+			   bool (*waited)(const struct rwin_write *wr))
+{
+	w->waited = waited;
+}
+EXPORT_SYMBOL_NS_GPL(rwin_set_waiter_probe, COALESCE_IOSCHED);
+
+/* The next probe: idle_ns into a quiet spell, then every idle_ns. */
+static u64 rwin_probe_due(const struct rwin_window *w)
+{
+	u64 from = rwin_idle_ref(w);
+
+	if (w->probed_ns > from)
+		from = w->probed_ns;
+	return rwin_add_sat(from, w->p.idle_ns);
+}
+
+/* Does anybody sleep on a held write of the AU group from @h to @hi? */
+static bool rwin_group_waited(const struct rwin_window *w,
+			      struct rwin_write *h, sector_t hi)
+{
+	struct rwin_write *c;
+
+	for (; h && h->start < hi; h = rwin_held_entry(rb_next(&h->node))) {
+		if (w->waited(h))
+			return true;
+		list_for_each_entry(c, &h->chain, chain)
+			if (w->waited(c))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A held write is in flight: its pages are under writeback, and the
+ * block device's buffers in it are locked. A writer that locks one (FAT
+ * on every cluster allocation, ext2's fsync, jbd2) sleeps until the write
+ * leaves, and nothing new arrives to tell. So once the device has been
+ * idle for idle_ns, and every idle_ns after, the caller's probe is asked
+ * about each write still held; the AU group of every write somebody
+ * sleeps on goes.
+ */
+static void rwin_release_waited(struct rwin_window *w, u64 now)
+{
+	struct rwin_write *h;
+	sector_t hi;
+
+	if (!w->waited || !w->held_count || rwin_probe_due(w) > now)
+		return;
+	w->probed_ns = now;
+	for (h = rwin_held_from(w, 0); h; h = rwin_held_from(w, hi)) {
+		u64 au = rwin_au(w, h->start);
+
+		hi = (sector_t)(au + 1) * w->p.au_sectors;
+		if (rwin_group_waited(w, h, hi))
+			rwin_release_au(w, au, RWIN_REL_WAITER, now);
+	}
+}
+
 void rwin_expire(struct rwin_window *w, u64 now)
 {
 	struct rwin_write *due;
@@ -551,7 +626,8 @@ void rwin_expire(struct rwin_window *w, u64 now)
 	/*
 	 * A short pause between writeback bursts: release the AU groups of
 	 * the writes under hold_ns. Those under meta_hold_ns wait for a longer
-	 * quiet spell, or each pause would cost a visit to every metadata AU.
+	 * quiet spell, or each pause would cost a visit to every metadata AU,
+	 * unless somebody sleeps on one of them.
 	 */
 	while (!list_empty(&w->held_fifo)) {
 		struct rwin_write *wr = list_first_entry(&w->held_fifo,
@@ -560,6 +636,7 @@ void rwin_expire(struct rwin_window *w, u64 now)
 
 		rwin_release_au(w, rwin_au(w, wr->start), RWIN_REL_IDLE, now);
 	}
+	rwin_release_waited(w, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_expire, COALESCE_IOSCHED);
 
@@ -576,6 +653,8 @@ u64 rwin_next_deadline(const struct rwin_window *w)
 		idle = rwin_add_sat(rwin_idle_ref(w),
 				    list_empty(&w->held_fifo) ?
 				    rwin_long_idle(w) : w->p.idle_ns);
+		if (w->waited && rwin_probe_due(w) < idle)
+			idle = rwin_probe_due(w);
 		if (idle < next)
 			next = idle;
 	}
@@ -661,13 +740,50 @@ static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
 	return first;
 }
 
+#define RWIN_F_URGENT	(RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH)
+
+/*
+ * The rules a write's flags call for, wherever it enters: somebody waits
+ * for this write (or for the flush before it) and may also be waiting for
+ * held ones, so they all go first; and the next background writes may be
+ * what they wait for (an fsync() sends its data, then waits on the lock
+ * of an inode-table block that the flusher is only now sending), so
+ * nothing is held for sync_grace_ns. Returns true if a grace that was
+ * already running covers @now (the caller counts what it let pass).
+ */
+static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
+{
+	bool grace = now < w->sync_grace_end_ns;
+
+	if (flags & RWIN_F_PREFLUSH) {
+		w->stats.flushes++;
+		if (w->p.flush_release)
+			rwin_release_all(w, RWIN_REL_FLUSH, now);
+	}
+	if (flags & RWIN_F_FUA)
+		rwin_release_all(w, RWIN_REL_FUA, now);
+	else if (flags & RWIN_F_SYNC)
+		rwin_release_all(w, RWIN_REL_SYNC, now);
+	if (flags & RWIN_F_URGENT)
+		w->sync_grace_end_ns = rwin_add_sat(now, w->p.sync_grace_ns);
+	return grace;
+}
+
+void rwin_note_write(struct rwin_window *w, u32 flags, u64 now)
+{
+	rwin_expire(w, now);
+	if (now > w->last_arrival_ns)
+		w->last_arrival_ns = now;
+	rwin_urgent_rules(w, flags, now);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_note_write, COALESCE_IOSCHED);
+
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 {
-	u32 urgent = wr->flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH);
-	u32 nohold = urgent | (wr->flags & RWIN_F_NOHOLD);
-	bool grace = now < w->sync_grace_end_ns;
+	u32 urgent = wr->flags & RWIN_F_URGENT;
+	u32 nohold = urgent | (wr->flags & (RWIN_F_NOHOLD | RWIN_F_NODATA));
 	struct rwin_write *over;
-	bool backward, same;
+	bool backward, same, grace;
 
 	rwin_expire(w, now);
 	w->last_arrival_ns = now;
@@ -679,19 +795,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	wr->released_ns = 0;
 	wr->long_hold = 0;
 
-	/*
-	 * Somebody waits for this write (or for the flush before it) and may
-	 * also be waiting for held ones: let them all go first.
-	 */
-	if (wr->flags & RWIN_F_PREFLUSH) {
-		w->stats.flushes++;
-		if (w->p.flush_release)
-			rwin_release_all(w, RWIN_REL_FLUSH, now);
-	}
-	if (wr->flags & RWIN_F_FUA)
-		rwin_release_all(w, RWIN_REL_FUA, now);
-	else if (wr->flags & RWIN_F_SYNC)
-		rwin_release_all(w, RWIN_REL_SYNC, now);
+	grace = rwin_urgent_rules(w, wr->flags, now);
 
 	/*
 	 * A rewrite of exactly the range of a held write may stay held behind
@@ -707,15 +811,8 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 		over = NULL;
 	}
 
-	/*
-	 * Somebody is syncing: the next background writes may be what they
-	 * wait for (an fsync() sends its data, then waits on the lock of an
-	 * inode-table block that the flusher is only now sending), and
-	 * nothing else would tell the window. Hold nothing for a while.
-	 */
-	if (urgent)
-		w->sync_grace_end_ns = rwin_add_sat(now, w->p.sync_grace_ns);
-	else if (grace)
+	/* In a sync grace nothing is held (rwin_urgent_rules()). */
+	if (grace && !urgent)
 		w->stats.grace_passed++;
 
 	if (!nohold && !grace && rwin_may_hold(w, wr, over, &backward)) {
@@ -740,19 +837,33 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 
 	rwin_queue_add(w, wr, 0);
 	/* A data stream is in this AU: what is held there goes with it. */
-	if (wr->sectors > w->p.small_sectors)
+	if (wr->sectors > w->p.small_sectors && !(wr->flags & RWIN_F_NODATA))
 		rwin_au_slot(w, rwin_au(w, wr->start))->data_ns = now ?: 1;
 	w->stats.passed++;
 	return false;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_add_write, COALESCE_IOSCHED);
 
+/*
+ * Held writes under a read (or under a write that goes out ahead of the
+ * queue) go to the head of the queue: nothing queued overlaps a held
+ * write, so they may pass every queued write, and whoever waits for the
+ * read waits for them only.
+ */
+static bool rwin_clear_way(struct rwin_window *w, sector_t start,
+			   u32 sectors, enum rwin_reason reason, u64 now)
+{
+	if (sectors)
+		rwin_release_overlap_at(w, start, start + sectors, reason, now,
+					w->queue.next);
+	return rwin_overlaps_queued(w, start, sectors);
+}
+
 bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 {
 	rwin_expire(w, now);
 	w->stats.reads++;
-	rwin_release_overlap(w, start, start + sectors, RWIN_REL_READ, now);
-	if (rwin_overlaps_queued(w, start, sectors)) {
+	if (rwin_clear_way(w, start, sectors, RWIN_REL_READ, now)) {
 		w->stats.read_waits++;
 		return true;
 	}
@@ -760,12 +871,11 @@ bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 }
 EXPORT_SYMBOL_NS_GPL(rwin_read, COALESCE_IOSCHED);
 
-void rwin_flush(struct rwin_window *w, u64 now)
+bool rwin_flush(struct rwin_window *w, sector_t start, u32 sectors,
+		u32 flags, u64 now)
 {
-	rwin_expire(w, now);
-	w->stats.flushes++;
-	if (w->p.flush_release)
-		rwin_release_all(w, RWIN_REL_FLUSH, now);
+	rwin_note_write(w, flags | RWIN_F_PREFLUSH, now);
+	return rwin_clear_way(w, start, sectors, RWIN_REL_FLUSH, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_flush, COALESCE_IOSCHED);
 
@@ -967,10 +1077,15 @@ bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 		return false;
 
 	head = list_first_entry(&w->queue, struct rwin_write, link);
-	if (head->batch)
+	if (head->batch) {
 		rwin_pop_batch(w, head->batch, cmd);
-	else
+	} else if (head->flags & RWIN_F_NODATA) {
+		/* Nothing held joins a discard: it goes alone. */
+		rwin_queue_del(w, head);
+		rwin_cmd_append(w, cmd, head);
+	} else {
 		rwin_pop_data(w, head, cmd, now);
+	}
 
 	w->inflight += cmd->nr_writes;
 	w->stats.commands++;
@@ -988,24 +1103,6 @@ void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now)
 EXPORT_SYMBOL_NS_GPL(rwin_complete, COALESCE_IOSCHED);
 
 /* ---- merges done by the caller's block layer ---------------------------- */
-
-static u32 rwin_release_overlap_at(struct rwin_window *w, sector_t start,
-				   sector_t end, enum rwin_reason reason,
-				   u64 now, struct list_head *at)
-{
-	struct rwin_write *first;
-	u32 n;
-
-	if (!w->held_count || end <= start)
-		return 0;
-	first = rwin_held_ending_after(w, start);
-	if (!first || first->start >= end)
-		return 0;
-	n = rwin_release_range_at(w, first->start, end, reason, now, at);
-	if (n)
-		w->stats.release_events[reason]++;
-	return n;
-}
 
 /* Does [start, end) overlap a write the engine knows, other than @a, @b? */
 static bool rwin_range_taken(struct rwin_window *w, sector_t start,

@@ -16,7 +16,8 @@
  *                               write is held too, chained behind it)
  *                     -> QUEUED (everything else: passes in arrival order)
  *   HELD   -> QUEUED  when a release rule fires (bound, deadline, idle, flush,
- *                     FUA, sync, overlapping read or write, drain)
+ *                     FUA, sync, overlapping read or write, a sleeper found
+ *                     by the waiter probe, drain)
  *   HELD   -> command when a queued data write of the same AU is popped and
  *                     the held write sits before it (or right after it)
  *   QUEUED -> command by rwin_pop(), in queue order
@@ -54,7 +55,12 @@
 #define RWIN_F_FUA		BIT(1)		/* REQ_FUA */
 #define RWIN_F_PREFLUSH		BIT(2)		/* REQ_PREFLUSH */
 #define RWIN_F_META		BIT(3)		/* REQ_META: counted only */
-#define RWIN_F_NOHOLD		BIT(4)		/* never held (swap, discard) */
+#define RWIN_F_NOHOLD		BIT(4)		/* never held (swap) */
+/*
+ * Discard, write zeroes, secure erase: never held, and no data stream; it
+ * neither moves its AU's write position nor takes held writes along.
+ */
+#define RWIN_F_NODATA		BIT(5)
 
 /* Largest number of extents the engine puts in one command. */
 #define RWIN_MAX_EXTENTS	16
@@ -88,6 +94,7 @@ enum rwin_reason {
 	RWIN_REL_READ,		/* read overlapped a held write */
 	RWIN_REL_OVERLAP,	/* newer write overlapped a held write */
 	RWIN_REL_DRAIN,		/* suspend, removal, unload */
+	RWIN_REL_WAITER,	/* somebody sleeps on it (waiter probe) */
 	RWIN_REL_NR
 };
 
@@ -228,6 +235,9 @@ struct rwin_window {
 	u64 idle_since_ns;
 	u64 au_stamp;
 	u64 sync_grace_end_ns;
+	/* Caller's: does anybody sleep on @wr? (rwin_set_waiter_probe()) */
+	bool (*waited)(const struct rwin_write *wr);
+	u64 probed_ns;			/* last time it was asked */
 	struct rwin_au_pos au_pos[RWIN_TRACKED_AUS];
 	struct rwin_stats stats;
 };
@@ -255,16 +265,44 @@ static inline u32 rwin_tags_needed(const struct rwin_params *p, u32 headroom)
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now);
 
 /*
- * A read is about to be issued. Releases held writes overlapping it; returns
- * true if the read overlaps a queued write, in which case the caller must
- * issue commands from rwin_pop() until rwin_overlaps_queued() is false
- * before it issues the read.
+ * A read reached the queue: as a request, or as a bio that may merge into
+ * a queued read. Releases the held writes it overlaps to the head of the
+ * queue; returns true if the read overlaps a queued write, in which case
+ * the caller must issue commands from rwin_pop() until
+ * rwin_overlaps_queued() is false before it issues the read.
  */
 bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now);
 bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors);
 
-/* A flush request arrived: release every held write if flush_release. */
-void rwin_flush(struct rwin_window *w, u64 now);
+/*
+ * A write reaches the queue by a path that does not end in
+ * rwin_add_write(): a bio about to be merged into a request the window
+ * knows. Applies the rules its flags (RWIN_F_*) call for: a sync, FUA or
+ * flush write releases every held write and opens the sync grace. The
+ * caller still asks rwin_may_grow() before the merge.
+ */
+void rwin_note_write(struct rwin_window *w, u32 flags, u64 now);
+
+/*
+ * A step of a flush sequence goes out ahead of the queue: a flush
+ * (@sectors 0) or the data write of one. Applies the flush rule and the
+ * rules of @flags; the held writes under [start, start + sectors) go to
+ * the head of the queue whatever flush_release says. Returns true if the
+ * step overlaps a queued write, which the caller must issue first (as
+ * for rwin_read()).
+ */
+bool rwin_flush(struct rwin_window *w, sector_t start, u32 sectors,
+		u32 flags, u64 now);
+
+/*
+ * The caller's answer to "does anybody sleep on this held write?" (a
+ * held write keeps its pages under writeback and its buffers locked). Asked
+ * under the caller's lock, once the device has been idle for idle_ns
+ * and every idle_ns after; the AU group of a write it says yes to is
+ * released (RWIN_REL_WAITER). NULL (the default): never asked.
+ */
+void rwin_set_waiter_probe(struct rwin_window *w,
+			   bool (*waited)(const struct rwin_write *wr));
 
 /* Suspend, removal or unload: release every held write. */
 void rwin_drain(struct rwin_window *w, u64 now);

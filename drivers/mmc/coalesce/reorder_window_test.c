@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the reorder window policy engine: one case per rule
  * (hold, attach, bounds, deadline, idle, flush/FUA/sync, read, overlap,
- * drain, limits, backward hold, same-range rewrites chained in order).
+ * drain, limits, backward hold, same-range rewrites chained in order, a
+ * merging bio's sync rule, flush steps, the waiter probe, a 12 MiB AU).
  * The host suite in tests/window/ runs the same rules plus a randomised
  * model checker; this one proves the engine behaves the same built as
  * kernel code.
@@ -431,7 +432,88 @@ static void rwin_test_chained_not_mergeable(struct kunit *test)
 			    (struct rwin_write *)NULL);
 }
 
+/* A bio merging into a held write: its sync flag still releases them all. */
+static void rwin_test_note_write(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	rwin_test_start(test);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 9000, 8, 0, 0));
+	rwin_note_write(&ctx->win, 0, 1);
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 2U);
+	rwin_note_write(&ctx->win, RWIN_F_SYNC, 2);
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "8+8 9000+8");
+}
+
+/* A flush step: what it overlaps goes first, to the head of the queue. */
+static void rwin_test_flush_step(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.flush_release = false;
+	rwin_test_start(test);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 100000, 1024, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 64, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_flush(&ctx->win, 4, 8, 0, 1));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 1), "8+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 1), "100000+1024");
+}
+
+static const struct rwin_write *rwin_test_waited_wr;
+
+static bool rwin_test_waited(const struct rwin_write *wr)
+{
+	return wr == rwin_test_waited_wr;
+}
+
+/* A sleeper on a long-held write frees its AU at idle, not long idle. */
+static void rwin_test_waiter(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.hold_ns = RWIN_TEST_MS(1000);
+	ctx->prm.meta_hold_ns = RWIN_TEST_MS(20000);
+	ctx->prm.idle_ns = RWIN_TEST_MS(20);
+	ctx->prm.meta_idle_ns = RWIN_TEST_MS(1000);
+	rwin_test_start(test);
+	rwin_set_waiter_probe(&ctx->win, rwin_test_waited);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8192, 8, 0, 0));
+	rwin_expire(&ctx->win, RWIN_TEST_MS(20));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 2U);
+	rwin_test_waited_wr = &ctx->pool[1];
+	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win), RWIN_TEST_MS(40));
+	rwin_expire(&ctx->win, RWIN_TEST_MS(40));
+	rwin_test_waited_wr = NULL;
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_WAITER], 1ULL);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(40)),
+			   "8192+8");
+}
+
+/* The SD 12 MiB AU (24576 sectors): not a power of two. */
+static void rwin_test_au_12mib(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.au_sectors = 24576;
+	rwin_test_start(test);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 25600, 1024, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 24584, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 24568, 8, 0, 0));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "24584+8 25600+1024");
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+}
+
 static struct kunit_case rwin_test_cases[] = {
+	KUNIT_CASE(rwin_test_note_write),
+	KUNIT_CASE(rwin_test_flush_step),
+	KUNIT_CASE(rwin_test_waiter),
+	KUNIT_CASE(rwin_test_au_12mib),
 	KUNIT_CASE(rwin_test_small_held_large_passes),
 	KUNIT_CASE(rwin_test_prefix_merge),
 	KUNIT_CASE(rwin_test_attach_order),

@@ -63,7 +63,9 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	s->au_sectors_queue = cd->au_sectors_queue;
 	s->dispatched_writes = cd->dispatched_writes;
 	s->dispatched_reads = cd->dispatched_reads;
-	s->write_reqs_done = cd->write_reqs_done;
+	/* with the completions not yet folded in (coalesce_begin()) */
+	s->write_reqs_done = cd->write_reqs_done +
+			     atomic_read(&cd->writes_done);
 	s->untracked_writes = cd->untracked_writes;
 	s->requeued = cd->requeued;
 	s->flush_steps = cd->flush_steps;

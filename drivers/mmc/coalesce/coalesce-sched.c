@@ -124,8 +124,10 @@ static u64 coalesce_begin(struct coalesce_data *cd)
 	u64 now = coalesce_now();
 	int done = atomic_xchg(&cd->writes_done, 0);
 
-	if (done)
+	if (done) {
 		rwin_complete(&cd->win, done, now);
+		cd->write_reqs_done += done;
+	}
 	return now;
 }
 

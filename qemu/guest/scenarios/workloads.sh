@@ -131,22 +131,41 @@ end_workload() {
 	kv "sync_seconds=$(cs_seconds $((t1 - ts)))"
 }
 
-fsck_clean() { # $1: test name
-	if $E2FSCK -fn "$DEV" >/tmp/fsck.log 2>&1; then
-		pass "$1"
+# fsck_clean NAME: the file system make_fs made is consistent (read-only
+# check)
+fsck_clean() {
+	case $FS in
+	vfat) set -- "$1" /sbin/fsck.fat -n ;;
+	exfat) set -- "$1" /sbin/fsck.exfat -n ;;
+	*) set -- "$1" $E2FSCK -fn ;;
+	esac
+	name=$1
+	shift
+	if "$@" "$DEV" >/tmp/fsck.log 2>&1; then
+		pass "$name"
 	else
-		fail "$1" "e2fsck -fn found problems"
+		fail "$name" "$* found problems"
 		tail -n 20 /tmp/fsck.log
 	fi
 }
 
-make_fs() { # $1: ext2|ext4
-	if ! $MKE2FS -q -F -t "$1" -E nodiscard "$DEV" >/tmp/mkfs.log 2>&1; then
+# make_fs TYPE: ext2, ext4, vfat (FAT32, as SD cards ship) or exfat on the
+# whole card, mounted on /mnt; FS says which, for fsck_clean
+make_fs() {
+	FS=$1
+	case $1 in
+	vfat) set -- "$1" /sbin/mkfs.fat -F 32 ;;
+	exfat) set -- "$1" /sbin/mkfs.exfat ;;
+	*) set -- "$1" $MKE2FS -q -F -t "$1" -E nodiscard ;;
+	esac
+	fs=$1
+	shift
+	if ! "$@" "$DEV" >/tmp/mkfs.log 2>&1; then
 		cat /tmp/mkfs.log
-		fail mkfs "mke2fs -t $1 failed"
+		fail mkfs "$* failed"
 		return 1
 	fi
-	mount -t "$1" "$DEV" /mnt || { fail mount "mount $1 failed"; return 1; }
+	mount -t "$fs" "$DEV" /mnt || { fail mount "mount $fs failed"; return 1; }
 }
 
 # The seed: iozone/dd writing a file of twice the RAM on ext2, then sync.
@@ -172,6 +191,12 @@ dd_workload() { # $1: fs type
 
 scenario_seed() { dd_workload ext2; }
 scenario_ext4() { dd_workload ext4; }
+# The seed on the file systems SD cards ship with: every cluster
+# allocation updates both FATs (fat_mirror_bhs() locks the second FAT's
+# buffer, which a held write keeps locked); exFAT keeps one FAT and a
+# bitmap.
+scenario_fat32() { dd_workload vfat; }
+scenario_exfat() { dd_workload exfat; }
 
 # A sequential 64 KiB stream and a 4 KiB random-write stream at once.
 scenario_fio() {
@@ -250,3 +275,6 @@ fsync_workload() { # $1: fs type
 
 scenario_fsync() { fsync_workload ext2; }
 scenario_fsync4() { fsync_workload ext4; }
+# Small files written and fsync()ed beside a stream, on FAT32 and exFAT
+scenario_fsyncfat() { fsync_workload vfat; }
+scenario_fsyncexfat() { fsync_workload exfat; }

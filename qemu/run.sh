@@ -201,7 +201,7 @@ stop_nbdkit() {
 	nbdkit_pid=
 }
 
-if [ "$scenario" = fio ] || [ "$scenario" = load ]; then
+if [ "$scenario" = fio ] || [ "$scenario" = load ] || [ "$scenario" = nullblk ]; then
 	cat "$initrd" "$top/build/initramfs-x86_64-fio.cpio.gz" >"$out/initrd.gz"
 	initrd=$out/initrd.gz
 	fio_mem=256	# the fio archive itself lives in guest RAM

@@ -13,6 +13,9 @@
 #    case (the kunit scenario);
 #  - the round trip: the smoke scenario on our stack (files of 4 KiB to
 #    3 MB through ext2, unmounted, mounted again, checksums compared);
+#  - the driver scenario on our stack: the scheduler's contract path by
+#    path (Documentation/reliability.md), with the zoned refusal that on
+#    6.12 only the scheduler's own check gives, tunables, switches;
 #  - blktests' block/005 (switch schedulers under I/O) on our stack, when
 #    BLKTESTS_DIR is set (as in CI);
 #  - the seed scenario on the stock stack and on ours, scored at the card
@@ -136,6 +139,7 @@ series_build
 
 run kunit ours 600 --no-trace
 run smoke ours 600 --no-trace
+run driver ours 600 --no-trace
 
 if [ -n "${BLKTESTS_DIR:-}" ]; then
 	diag "blktests block/005 on Linux $release, our stack"

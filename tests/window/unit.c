@@ -328,8 +328,9 @@ static void test_sync_grace(void)
 	CHECK(!add(16, 8, 0, MS(109)));
 	CHECK(win.stats.grace_passed == 2);
 	CHECK(add(4000, 8, 0, MS(110)));
-	CHECK_STR(pop(MS(110)), "8+8");
+	/* The sync write went ahead of what its rule released. */
 	CHECK_STR(pop(MS(110)), "100000+8");
+	CHECK_STR(pop(MS(110)), "8+8");
 	CHECK_STR(pop(MS(110)), "16+8");
 	CHECK_STR(pop(MS(110)), "16+8");
 	CHECK(rwin_held_count(&win) == 1);
@@ -513,15 +514,16 @@ static bool probe_waited(const struct rwin_write *wr)
 
 /*
  * Somebody sleeps on a write held under meta_hold_ns: the probe finds it
- * idle_ns into a quiet spell (not meta_idle_ns) and its AU group goes;
- * the rest waits for the long quiet spell. Asked again every idle_ns.
+ * while the device is quiet (asked at once, then every RWIN_PROBE_NS),
+ * not after meta_idle_ns, and its AU group goes; the rest waits for the
+ * long quiet spell. Nothing is asked while the device is busy.
  */
 static void test_waiter_probe(void)
 {
 	setup();
 	prm.hold_ns = MS(1000);
 	prm.meta_hold_ns = MS(20000);
-	prm.idle_ns = MS(20);
+	prm.idle_ns = MS(200);
 	prm.meta_idle_ns = MS(1000);
 	start();
 	rwin_set_waiter_probe(&win, probe_waited);
@@ -529,24 +531,47 @@ static void test_waiter_probe(void)
 	CHECK(add(16, 8, 0, MS(0)));
 	CHECK(add(8192, 8, 0, MS(0)));
 	CHECK(win.stats.holds_long == 3);
-	/* Nobody waits yet: asked at 20 ms, then again at 40 ms. */
+	/* Quiet since the last arrival: asked 10 ms in, nobody waits. */
+	CHECK(rwin_next_deadline(&win) == MS(10));
+	rwin_expire(&win, MS(10));
+	CHECK(rwin_held_count(&win) == 3);
 	CHECK(rwin_next_deadline(&win) == MS(20));
-	rwin_expire(&win, MS(20));
-	CHECK(rwin_held_count(&win) == 3);
-	CHECK(rwin_next_deadline(&win) == MS(40));
 	waited_write = &pool[1];
-	rwin_expire(&win, MS(39));
+	rwin_expire(&win, MS(19));
 	CHECK(rwin_held_count(&win) == 3);
-	rwin_expire(&win, MS(40));
+	rwin_expire(&win, MS(20));
 	CHECK(rwin_held_count(&win) == 1);
 	CHECK(win.stats.released[RWIN_REL_WAITER] == 2);
-	CHECK_STR(pop(MS(40)), "8+16");
-	/* The other AU still waits for the long quiet spell. */
-	CHECK(rwin_held_count(&win) == 1);
+	/* Busy device (the released group in flight): not asked. */
+	waited_write = &pool[2];
+	{
+		struct rwin_cmd cmd;
+
+		CHECK(rwin_pop(&win, &cmd, MS(20)));
+		rwin_expire(&win, MS(100));
+		CHECK(rwin_held_count(&win) == 1);
+		rwin_complete(&win, cmd.nr_writes, MS(100));
+	}
+	/* Quiet again: asked 10 ms in. */
+	CHECK(rwin_next_deadline(&win) == MS(110));
+	rwin_expire(&win, MS(110));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_WAITER] == 3);
+	CHECK_STR(pop(MS(110)), "8192+8");
+
+	/* Nobody waits: the long quiet spell still ends it. */
+	setup();
+	prm.hold_ns = MS(1000);
+	prm.meta_hold_ns = MS(20000);
+	prm.idle_ns = MS(200);
+	prm.meta_idle_ns = MS(1000);
+	start();
+	rwin_set_waiter_probe(&win, probe_waited);
 	waited_write = NULL;
+	CHECK(add(8, 8, 0, MS(0)));
 	rwin_expire(&win, MS(999));
 	CHECK(rwin_held_count(&win) == 1);
-	rwin_expire(&win, MS(1040));
+	rwin_expire(&win, MS(1000));
 	CHECK(rwin_held_count(&win) == 0);
 	CHECK(win.stats.released[RWIN_REL_IDLE] == 1);
 }
@@ -567,10 +592,40 @@ static void test_urgent_writes(void)
 		CHECK(!add(4000, 8, flags[i], 0));
 		CHECK(rwin_held_count(&win) == 0);
 		CHECK(win.stats.released[reason[i]] == 2);
-		/* Released first, in one ascending batch, then the write. */
-		CHECK_STR(pop(0), "8+8 9000+8");
+		/*
+		 * The write overlaps nothing queued: it goes ahead of the
+		 * background writes, then those released, in one ascending
+		 * batch.
+		 */
 		CHECK_STR(pop(0), "4000+8");
+		CHECK_STR(pop(0), "8+8 9000+8");
 	}
+}
+
+/*
+ * Sync writes ahead of the background ones, among themselves in arrival
+ * order; one that overlaps a queued write stays behind it.
+ */
+static void test_sync_ahead(void)
+{
+	setup();
+	start();
+	CHECK(!add(100000, 1024, 0, 0));
+	CHECK(!add(200000, 1024, 0, 0));
+	CHECK(!add(300000, 8, RWIN_F_SYNC, 1));
+	CHECK(!add(300008, 8, RWIN_F_SYNC, 1));
+	CHECK(!add(200000, 8, RWIN_F_SYNC, 1));
+	CHECK(add(8, 8, 0, 2));
+	CHECK(!add(8, 8, RWIN_F_SYNC, 3));
+	CHECK_STR(pop(3), "300000+8");
+	CHECK_STR(pop(3), "300008+8");
+	CHECK_STR(pop(3), "100000+1024");
+	CHECK_STR(pop(3), "200000+1024");
+	CHECK_STR(pop(3), "200000+8");
+	/* The held write under the sync one went first, then the rewrite. */
+	CHECK_STR(pop(3), "8+8");
+	CHECK_STR(pop(3), "8+8");
+	CHECK_STR(pop(3), "-");
 }
 
 static void test_read(void)
@@ -1184,6 +1239,7 @@ static const struct harness_case unit_cases[] = {
 	{ "au_12mib", test_au_12mib },
 	{ "waiter_probe", test_waiter_probe },
 	{ "urgent_writes", test_urgent_writes },
+	{ "sync_ahead", test_sync_ahead },
 	{ "read", test_read },
 	{ "overlap_write", test_overlap_write },
 	{ "overlap_queued", test_overlap_queued },

@@ -387,6 +387,31 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 	rwin_qtree_remove(wr, &w->queued);
 	list_del(&wr->link);
 	w->queued_count--;
+	if (wr->sync_front) {
+		wr->sync_front = 0;
+		w->sync_front--;
+	}
+}
+
+/*
+ * Where a sync write goes that overlaps nothing queued: behind the sync
+ * writes already put ahead, in front of every background write (kyber
+ * gives sync writes a domain of their own for the same reason: whoever
+ * waits for this one should not wait for the background backlog first).
+ * The queue is bounded by the scheduler's tags; the walk stops at the
+ * last sync write put ahead.
+ */
+static struct list_head *rwin_sync_slot(struct rwin_window *w)
+{
+	struct rwin_write *q;
+	u32 seen = 0;
+
+	if (!w->sync_front)
+		return w->queue.next;
+	list_for_each_entry(q, &w->queue, link)
+		if (q->sync_front && ++seen == w->sync_front)
+			return q->link.next;
+	return &w->queue;
 }
 
 bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors)
@@ -552,14 +577,19 @@ void rwin_set_waiter_probe(struct rwin_window *w,
 }
 EXPORT_SYMBOL_NS_GPL(rwin_set_waiter_probe, COALESCE_IOSCHED);
 
-/* The next probe: idle_ns into a quiet spell, then every idle_ns. */
+/*
+ * The next probe: RWIN_PROBE_NS (at most idle_ns) into a quiet spell,
+ * then as often while it lasts. A sleeper on a held write is usually
+ * asleep before the queue drains, so it waits about RWIN_PROBE_NS.
+ */
 static u64 rwin_probe_due(const struct rwin_window *w)
 {
+	u64 every = w->p.idle_ns < RWIN_PROBE_NS ? w->p.idle_ns : RWIN_PROBE_NS;
 	u64 from = rwin_idle_ref(w);
 
 	if (w->probed_ns > from)
 		from = w->probed_ns;
-	return rwin_add_sat(from, w->p.idle_ns);
+	return rwin_add_sat(from, every ?: 1);
 }
 
 /* Does anybody sleep on a held write of the AU group from @h to @hi? */
@@ -582,17 +612,17 @@ static bool rwin_group_waited(const struct rwin_window *w,
  * A held write is in flight: its pages are under writeback, and the
  * block device's buffers in it are locked. A writer that locks one (FAT
  * on every cluster allocation, ext2's fsync, jbd2) sleeps until the write
- * leaves, and nothing new arrives to tell. So once the device has been
- * idle for idle_ns, and every idle_ns after, the caller's probe is asked
- * about each write still held; the AU group of every write somebody
- * sleeps on goes.
+ * leaves, and nothing new arrives to tell. So while the device is quiet
+ * the caller's probe is asked about each write still held
+ * (rwin_probe_due()); the AU group of every write somebody sleeps on goes.
  */
 static void rwin_release_waited(struct rwin_window *w, u64 now)
 {
 	struct rwin_write *h;
 	sector_t hi;
 
-	if (!w->waited || !w->held_count || rwin_probe_due(w) > now)
+	if (!w->waited || !w->held_count || !rwin_device_idle(w) ||
+	    rwin_probe_due(w) > now)
 		return;
 	w->probed_ns = now;
 	for (h = rwin_held_from(w, 0); h; h = rwin_held_from(w, hi)) {
@@ -616,6 +646,7 @@ void rwin_expire(struct rwin_window *w, u64 now)
 					RWIN_REL_DEADLINE, now);
 	}
 
+	rwin_release_waited(w, now);
 	if (!w->held_count || !rwin_device_idle(w) ||
 	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) > now)
 		return;
@@ -636,7 +667,6 @@ void rwin_expire(struct rwin_window *w, u64 now)
 
 		rwin_release_au(w, rwin_au(w, wr->start), RWIN_REL_IDLE, now);
 	}
-	rwin_release_waited(w, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_expire, COALESCE_IOSCHED);
 
@@ -794,6 +824,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	wr->batch = 0;
 	wr->released_ns = 0;
 	wr->long_hold = 0;
+	wr->sync_front = 0;
 
 	grace = rwin_urgent_rules(w, wr->flags, now);
 
@@ -835,7 +866,17 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 				     RWIN_REL_OVERLAP, now);
 	}
 
-	rwin_queue_add(w, wr, 0);
+	/*
+	 * A sync write that overlaps nothing queued (the writes its own
+	 * rules just released included) goes ahead of the background ones.
+	 */
+	if (urgent && !rwin_overlaps_queued(w, wr->start, wr->sectors)) {
+		rwin_queue_add_at(w, wr, 0, rwin_sync_slot(w));
+		wr->sync_front = 1;
+		w->sync_front++;
+	} else {
+		rwin_queue_add(w, wr, 0);
+	}
 	/* A data stream is in this AU: what is held there goes with it. */
 	if (wr->sectors > w->p.small_sectors && !(wr->flags & RWIN_F_NODATA))
 		rwin_au_slot(w, rwin_au(w, wr->start))->data_ns = now ?: 1;

@@ -14,7 +14,9 @@
  *   rwin_add_write()  -> HELD   (small, or behind its AU's write position;
  *                               a rewrite of exactly the range of a held
  *                               write is held too, chained behind it)
- *                     -> QUEUED (everything else: passes in arrival order)
+ *                     -> QUEUED (everything else: passes in arrival order;
+ *                               a sync write that overlaps nothing queued
+ *                               goes ahead of the background writes)
  *   HELD   -> QUEUED  when a release rule fires (bound, deadline, idle, flush,
  *                     FUA, sync, overlapping read or write, a sleeper found
  *                     by the waiter probe, drain)
@@ -72,6 +74,9 @@
 #define RWIN_TRACKED_AUS	16
 
 #define RWIN_NO_DEADLINE	((u64)~0ULL)
+
+/* While the device is quiet, the waiter probe is asked this often. */
+#define RWIN_PROBE_NS		(10ULL * 1000 * 1000)
 
 /* Where a write is; rwin_write.state, for debugging and tests. */
 enum rwin_state {
@@ -166,6 +171,7 @@ struct rwin_write {
 	u8 state;		/* enum rwin_state */
 	u8 reason;		/* enum rwin_reason, if it was held */
 	u8 long_hold;		/* held under meta_hold_ns */
+	u8 sync_front;		/* queued ahead of the background writes */
 };
 
 /* One contiguous transfer: nr_writes writes from first, in list order. */
@@ -229,6 +235,7 @@ struct rwin_window {
 	struct rb_root_cached queued;	/* queued writes, interval tree */
 	struct list_head queue;		/* queued writes, issue order */
 	u32 queued_count;
+	u32 sync_front;			/* sync writes queued ahead */
 	u32 inflight;			/* commands popped, not completed */
 	u32 batch_seq;
 	u64 last_arrival_ns;
@@ -297,9 +304,10 @@ bool rwin_flush(struct rwin_window *w, sector_t start, u32 sectors,
 /*
  * The caller's answer to "does anybody sleep on this held write?" (a
  * held write keeps its pages under writeback and its buffers locked). Asked
- * under the caller's lock, once the device has been idle for idle_ns
- * and every idle_ns after; the AU group of a write it says yes to is
- * released (RWIN_REL_WAITER). NULL (the default): never asked.
+ * under the caller's lock, RWIN_PROBE_NS (at most idle_ns) into a quiet
+ * spell of the device and as often while it lasts; the AU group of a
+ * write it says yes to is released (RWIN_REL_WAITER). NULL (the
+ * default): never asked.
  */
 void rwin_set_waiter_probe(struct rwin_window *w,
 			   bool (*waited)(const struct rwin_write *wr));

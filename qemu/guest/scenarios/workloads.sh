@@ -278,3 +278,38 @@ scenario_fsync4() { fsync_workload ext4; }
 # Small files written and fsync()ed beside a stream, on FAT32 and exFAT
 scenario_fsyncfat() { fsync_workload vfat; }
 scenario_fsyncexfat() { fsync_workload exfat; }
+
+# What the scheduler costs where the device is fast: 4 KiB random O_DIRECT
+# writes at queue depth 32 on a memory-backed null_blk (one submission
+# queue, as an SD card has), under the elevator this run selected for the
+# card (ours: coalesce; stock: --elevator, else mq-deadline), for 20 s.
+# A board with eMMC and an SD card runs one scheduler on both. The guest
+# is TCG: the figure is relative, not a device's. KV nullblk_iops.
+scenario_nullblk() {
+	if ! modprobe null_blk nr_devices=1 queue_mode=2 submit_queues=1 \
+		hw_queue_depth=64 memory_backed=1 gb=1 2>/tmp/nullb.err; then
+		fail nullblk "modprobe null_blk: $(cat /tmp/nullb.err)"
+		return
+	fi
+	sched=${ELEVATOR:-mq-deadline}
+	if ! echo "$sched" >/sys/block/nullb0/queue/scheduler; then
+		fail nullblk "cannot select $sched on nullb0"
+		return
+	fi
+	kv "nullblk_sched=$sched"
+	marker 1
+	if /usr/bin/fio --name=randwrite --filename=/dev/nullb0 --rw=randwrite \
+		--bs=4k --iodepth=32 --ioengine=libaio --direct=1 --size=512m \
+		--time_based --runtime=20 --output-format=terse \
+		--terse-version=3 >/tmp/fio.log 2>&1; then
+		pass nullblk_fio
+	else
+		fail nullblk_fio "fio failed"
+		tail -n 20 /tmp/fio.log
+	fi
+	marker 2
+	# terse v3: field 49 is the write IOPS
+	kv "nullblk_iops=$(awk -F';' 'NF > 49 { print $49; exit }' /tmp/fio.log)"
+	echo none >/sys/block/nullb0/queue/scheduler
+	rmmod null_blk
+}

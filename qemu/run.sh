@@ -230,6 +230,12 @@ cmdline="console=ttyS0 panic=-1 loglevel=4 mmcc.scenario=$scenario mmcc.stack=$s
 [ -n "$elevator" ] && cmdline+=" mmcc.elevator=$elevator"
 [ -n "$args" ] && cmdline+=" mmcc.args=$args"
 [ "$usb" = 1 ] && cmdline+=" mmcc.disk=usb"
+# The timed card charges its time in QEMU's vCPU thread: the whole guest
+# stops while the card works, then its clocks jump. The stall detectors
+# would read a long charge as a stuck CPU: soft lockup after 2 x 60 s,
+# an RCU stall after 120 s there (the hung-task detector keeps its 120 s:
+# a task must sleep that long, not merely be stopped).
+[ -n "$card_profile" ] && cmdline+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 [ -n "$kopt" ] && cmdline+=" $kopt"
 
 tracing=()

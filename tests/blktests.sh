@@ -34,6 +34,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/lib/kernel-reports.sh
+. "$top/tests/lib/kernel-reports.sh"
 
 TESTS=${BLKTESTS_TESTS:-block/003 block/004 block/005 block/012}
 flavor=${BLKTESTS_FLAVOR:-}
@@ -89,6 +91,7 @@ for stack in $stacks; do
 	rc=${PIPESTATUS[0]}
 	# the guest's document: setup checks, one result per test
 	ktap_nest -q "blktests/$stack" "$out/result.txt"
+	kernel_reports "blktests/$stack/no_kernel_reports" "$out/console.log"
 	# The scheduler the tests ran under (blktests restores it after 005).
 	sched=$(sed -n 's/^KV schedulers=//p' "$out/result.txt" 2>/dev/null)
 	diag "schedulers: ${sched:-?}"

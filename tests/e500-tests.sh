@@ -23,6 +23,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/lib/kernel-reports.sh
+. "$top/tests/lib/kernel-reports.sh"
 ktap_begin e500
 
 "$top/qemu/setup/kernel.sh" ppc 2>&1 | sed 's/^/# /'
@@ -47,6 +49,7 @@ e500_boot() {
 		ko "$label/kunit_ran" "no KUnit KTAP on the console"
 	fi
 	ktap_nest "$label/host" "$out/host.ktap"
+	kernel_reports "$label/no_kernel_reports" "$out/console.log"
 	if [ "$rc" = 0 ]; then
 		ok "$label/finished"
 	else

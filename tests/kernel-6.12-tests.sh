@@ -35,6 +35,8 @@ mods=$top/build/modules-x86_64-6.12
 kout=$top/build/kernel-x86_64-6.12
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/lib/kernel-reports.sh
+. "$top/tests/lib/kernel-reports.sh"
 finish() { ktap_end; exit $?; }
 ktap_begin kernel-6.12
 mkdir -p "$runs"
@@ -80,6 +82,7 @@ run() {
 		--out "$out" --timeout "$limit" "$@" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	ktap_nest -q "6.12/$name/$stack" "$out/result.txt"
+	kernel_reports "6.12/$name/$stack/no_kernel_reports" "$out/console.log"
 	if [ "$rc" = 0 ]; then
 		ok "6.12/$name/$stack/finished"
 	else

@@ -11,6 +11,8 @@ runs=$top/build/runs
 cardtrace=$top/build/host/cardtrace
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/lib/kernel-reports.sh
+. "$top/tests/lib/kernel-reports.sh"
 RUN_NO=0
 rm -rf "$runs"/test-*
 ktap_begin qemu
@@ -40,6 +42,8 @@ scenario() {
 		fi
 		;;
 	esac
+	[ "${KERNEL_REPORTS_EXPECTED:-0}" = 1 ] ||
+		kernel_reports "$label/$stack/no_kernel_reports" "$out/console.log"
 	diag "$label/$stack: $(( $(date +%s) - start )) s"
 	LAST_OUT=$out
 }
@@ -72,6 +76,15 @@ stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
 OURS=ours
 [ -e "$top/build/modules-x86_64/coalesce-iosched.ko" ] ||
 	diag "note: coalesce-iosched.ko not built (make modules): the $OURS runs will fail"
+
+# The console check can fail: LKDTM provokes a WARN_ON in the guest
+# kernel (CONFIG_BUG is on), and the check must see it.
+KERNEL_REPORTS_EXPECTED=1 scenario lkdtm stock 300 --no-trace
+if [ -n "$(kernel_report_first "$LAST_OUT/console.log")" ]; then
+	ok "lkdtm/stock/console_check_sees_warning"
+else
+	ko "lkdtm/stock/console_check_sees_warning" "no WARNING on the console after LKDTM's WARNING"
+fi
 
 # Stock as the control, then ours on the same checks.
 scenario smoke stock 300

@@ -24,6 +24,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 runs=$top/build/runs
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/lib/kernel-reports.sh
+. "$top/tests/lib/kernel-reports.sh"
 ktap_begin removal
 
 OURS=ours
@@ -74,6 +76,7 @@ removal() {
 	rc=$?
 	sed 's/^/# /' "$out/run.log"
 	ktap_nest -q "removal/$how/$stack" "$out/result.txt"
+	kernel_reports "removal/$how/$stack/no_kernel_reports" "$out/console.log"
 	held=$(sed -n 's/^KV held_at_removal=//p' "$out/result.txt")
 	if [ "$stack" != stock ]; then
 		if [ "${held:-0}" -gt 0 ] 2>/dev/null; then

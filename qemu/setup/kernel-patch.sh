@@ -314,11 +314,18 @@ Add \"coalesce\", a blk-mq I/O scheduler selected per disk like
 mq-deadline. Its reorder window holds small writes, and writes that
 would go backward in their AU, for a bounded time (5 s, or 20 s in an
 AU no data write reaches; 128 writes and 4 MiB by default) and sends
-them grouped by AU next to the data written to the same AU, merged
-where they touch. Reads, synchronous writes, flush and FUA writes and
-swap are never held; a read that overlaps a held write releases it; a
-flush owes nothing to a write that has not completed. Switching the scheduler, removing the
-disk and system suspend release everything at once.
+them grouped by AU next to the data written to the same AU, in
+ascending order. Reads, synchronous writes, flush and FUA writes and
+swap are never held; a read that overlaps a held write releases it;
+writes to the same sectors leave in arrival order (write requests are
+not merged at insert, where no elevator is asked); a flush owes nothing
+to a write that has not completed. Every bio that may merge into a
+request is shown to the window first, so a sync bio releases what is
+held as a sync request would. A held write keeps its buffers locked:
+a writer that sleeps on one (FAT's mirror FAT, ext2's fsync, jbd2) is
+found by looking at the held requests' pages and buffer wait queues,
+and its write released. Switching the scheduler, removing the disk and
+system suspend release everything at once. Zoned devices are refused.
 
 The policy (reorder_window.c) is kept apart from the blk-mq glue
 (coalesce-sched.c) so that it can be tested on its own. Per-disk

@@ -438,11 +438,13 @@ static void model_write(struct model *m)
 		 * The reference rule: with room in the window and nothing
 		 * urgent, the rewrite is chained, the older write stays held.
 		 * (Only the deadline timer, which advance() fired before this
-		 * call, may have released it; it is held here, so it did not.)
+		 * call, may have released it; it is held here, so it did not.
+		 * Nor the waiter probe, which this call may have asked: then
+		 * the rule does not apply.)
 		 */
 		if (!(s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA |
 				    RWIN_F_PREFLUSH)) &&
-		    m->now >= grace_end &&
+		    m->now >= grace_end && m->win.probed_ns != m->now &&
 		    held_before + 1 <= m->p.window_reqs &&
 		    bytes_before + (u64)sectors * 512 <= m->p.window_bytes) {
 			MCHECK(m, held);

@@ -578,17 +578,20 @@ void rwin_set_waiter_probe(struct rwin_window *w,
 EXPORT_SYMBOL_NS_GPL(rwin_set_waiter_probe, COALESCE_IOSCHED);
 
 /*
- * The next probe: RWIN_PROBE_NS (at most idle_ns) into a quiet spell,
- * then as often while it lasts. A sleeper on a held write is usually
- * asleep before the queue drains, so it waits about RWIN_PROBE_NS.
+ * The next probe: every RWIN_PROBE_NS (at most idle_ns). While the
+ * device is busy the probe rides on the calls the caller makes anyway
+ * (each dispatch pops, each arrival adds), so it needs no timer; once the
+ * device goes quiet, RWIN_PROBE_NS into the quiet spell and as often
+ * while it lasts, on the timer. A sleeper on a held write is found
+ * within about RWIN_PROBE_NS either way, or at the next command.
  */
 static u64 rwin_probe_due(const struct rwin_window *w)
 {
 	u64 every = w->p.idle_ns < RWIN_PROBE_NS ? w->p.idle_ns : RWIN_PROBE_NS;
-	u64 from = rwin_idle_ref(w);
+	u64 from = w->probed_ns;
 
-	if (w->probed_ns > from)
-		from = w->probed_ns;
+	if (rwin_device_idle(w) && rwin_idle_ref(w) > from)
+		from = rwin_idle_ref(w);
 	return rwin_add_sat(from, every ?: 1);
 }
 
@@ -612,17 +615,18 @@ static bool rwin_group_waited(const struct rwin_window *w,
  * A held write is in flight: its pages are under writeback, and the
  * block device's buffers in it are locked. A writer that locks one (FAT
  * on every cluster allocation, ext2's fsync, jbd2) sleeps until the write
- * leaves, and nothing new arrives to tell. So while the device is quiet
- * the caller's probe is asked about each write still held
- * (rwin_probe_due()); the AU group of every write somebody sleeps on goes.
+ * leaves, and nothing it does tells the window: with the device quiet
+ * nothing arrives at all, and with a stream running the stream's writes
+ * say nothing about the sleeper. So the caller's probe is asked about
+ * each write still held (when: rwin_probe_due()); the AU group of every
+ * write somebody sleeps on goes.
  */
 static void rwin_release_waited(struct rwin_window *w, u64 now)
 {
 	struct rwin_write *h;
 	sector_t hi;
 
-	if (!w->waited || !w->held_count || !rwin_device_idle(w) ||
-	    rwin_probe_due(w) > now)
+	if (!w->waited || !w->held_count || rwin_probe_due(w) > now)
 		return;
 	w->probed_ns = now;
 	for (h = rwin_held_from(w, 0); h; h = rwin_held_from(w, hi)) {

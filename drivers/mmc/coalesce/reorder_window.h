@@ -75,7 +75,7 @@
 
 #define RWIN_NO_DEADLINE	((u64)~0ULL)
 
-/* While the device is quiet, the waiter probe is asked this often. */
+/* How often the waiter probe is asked (rwin_set_waiter_probe()). */
 #define RWIN_PROBE_NS		(10ULL * 1000 * 1000)
 
 /* Where a write is; rwin_write.state, for debugging and tests. */
@@ -304,10 +304,11 @@ bool rwin_flush(struct rwin_window *w, sector_t start, u32 sectors,
 /*
  * The caller's answer to "does anybody sleep on this held write?" (a
  * held write keeps its pages under writeback and its buffers locked). Asked
- * under the caller's lock, RWIN_PROBE_NS (at most idle_ns) into a quiet
- * spell of the device and as often while it lasts; the AU group of a
- * write it says yes to is released (RWIN_REL_WAITER). NULL (the
- * default): never asked.
+ * under the caller's lock every RWIN_PROBE_NS (at most idle_ns): while
+ * the device is busy from the calls the caller makes anyway, while it is
+ * quiet on the timer (rwin_next_deadline()); the AU group of a write it
+ * says yes to is released (RWIN_REL_WAITER). NULL (the default): never
+ * asked.
  */
 void rwin_set_waiter_probe(struct rwin_window *w,
 			   bool (*waited)(const struct rwin_write *wr));

@@ -282,7 +282,8 @@ scenario_fsyncexfat() { fsync_workload exfat; }
 # What the scheduler costs where the device is fast: 4 KiB random O_DIRECT
 # writes at queue depth 32 on a memory-backed null_blk (one submission
 # queue, as an SD card has), under the elevator this run selected for the
-# card (ours: coalesce; stock: --elevator, else mq-deadline), for 20 s.
+# card (ours: coalesce; stock: --elevator, else mq-deadline), for 20 s,
+# over 64 MiB (null_blk keeps what is written in the guest's RAM).
 # A board with eMMC and an SD card runs one scheduler on both. The guest
 # is TCG: the figure is relative, not a device's. KV nullblk_iops.
 scenario_nullblk() {
@@ -299,7 +300,7 @@ scenario_nullblk() {
 	kv "nullblk_sched=$sched"
 	marker 1
 	if /usr/bin/fio --name=randwrite --filename=/dev/nullb0 --rw=randwrite \
-		--bs=4k --iodepth=32 --ioengine=libaio --direct=1 --size=512m \
+		--bs=4k --iodepth=32 --ioengine=libaio --direct=1 --size=64m \
 		--time_based --runtime=20 --output-format=terse \
 		--terse-version=3 >/tmp/fio.log 2>&1; then
 		pass nullblk_fio

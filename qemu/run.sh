@@ -220,7 +220,10 @@ if [ "$scenario" = blktests ]; then
 	fio_mem=384
 fi
 
-cmdline="console=ttyS0 panic=-1 loglevel=4 mmcc.scenario=$scenario mmcc.stack=$stack mmcc.mem_mib=$mem"
+# loglevel=5: warnings (KERN_WARNING) reach the console, where the host
+# suites look for WARN_ON and lockdep reports (tests/lib/kernel-reports.sh);
+# at 4 only errors did, and a WARN_ON was invisible.
+cmdline="console=ttyS0 panic=-1 loglevel=5 mmcc.scenario=$scenario mmcc.stack=$stack mmcc.mem_mib=$mem"
 # q35: without MSI (not in the guest config) the firmware keeps PCIe
 # services for itself; pcie_ports=native lets pciehp drive the root port.
 [ "$q35" = 1 ] && cmdline+=" pcie_ports=native"

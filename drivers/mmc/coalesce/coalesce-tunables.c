@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 #include <linux/stringify.h>
 #include <linux/sysfs.h>
 
@@ -124,8 +125,10 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 	u32 v;
 
 	if (coalesce_parse(t, val, &v)) {
-		pr_warn(COALESCE_NAME ": %s: '%s' refused: want %u..%u%s\n",
-			desc->name, val, desc->min, desc->max,
+		/* the value as written, without the newline echo adds */
+		pr_warn(COALESCE_NAME ": %s: '%.*s' refused: want %u..%u%s\n",
+			desc->name, (int)strcspn(val, "\n"), val, desc->min,
+			desc->max,
 			t == COALESCE_T_au_kb ?
 			" (0, or a multiple of 4 from 16)" : "");
 		return -EINVAL;

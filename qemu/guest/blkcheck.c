@@ -258,13 +258,15 @@ static double now_ms(void)
 }
 
 /* held_now in the scheduler's stats file, or -1 if there is none */
-static long held_now(const char *stats)
+static long stats_held(const char *stats)
 {
 	char line[128];
 	long v = -1;
-	FILE *f;
+	FILE *f = NULL;
 
-	if (!strcmp(stats, "-") || !(f = fopen(stats, "r")))
+	if (strcmp(stats, "-"))
+		f = fopen(stats, "r");
+	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "held_now %ld", &v) == 1)
@@ -281,14 +283,14 @@ static long held_now(const char *stats)
 static void wait_held(const char *stats, long want)
 {
 	double end = now_ms() + 5000;
-	long h = held_now(stats);
+	long h = stats_held(stats);
 
 	if (h < 0) {
 		usleep(300000);
 	} else {
 		while (h < want && now_ms() < end) {
 			usleep(20000);
-			h = held_now(stats);
+			h = stats_held(stats);
 		}
 	}
 	printf("MMCC KV held_before=%ld\n", h);

@@ -34,7 +34,7 @@
  * relies on. Up to 6.4 flush and FUA requests never reach an elevator
  * (blk-flush.c inserts them past it, and prepares no elevator data for
  * them): the scheduler cannot see them there (Documentation/
- * reorder-window.md, "What the window cannot see"). From 6.5 a write
+ * admin-guide.md, "What is never held"). From 6.5 a write
  * whose flush flags the device makes moot comes in as a plain sync write
  * (never held), and the data step of a flush sequence comes in at the
  * head: the window releases what it overlaps, and it waits for the

@@ -315,25 +315,28 @@ switch_under_writer() {
 	else
 		fail switch_writer_survived "the stress writer ended before the switches did"
 	fi
+	touch /tmp/sw.stop
+	wait $writer
+	wait $scatterer
 	# The stress writer's O_DIRECT writes and syncs release everything
-	# held (sync writes are never kept waiting), so on a busy host both
-	# switches away may have found the window empty. Then switch away
-	# again, up to five times, as soon as the scatterer's background
-	# writeback has writes held (the scatterer runs on after the writer).
+	# held (sync writes are never kept waiting, and its fsync()s sleep on
+	# the scatterer's held pages, which the waiter probe then lets go), so
+	# both switches away may have found the window empty. Then switch
+	# away again, up to five times, each time after a batch of scattered
+	# background writes that nobody waits for (areas after the
+	# scatterer's, checked below with the others).
 	extra=0
 	while [ $held_seen = 0 ] && [ $extra -lt 5 ]; do
 		extra=$((extra + 1))
+		$B scatter "$DEV" $((SWITCH_AREA + (60 + extra) * SPAN)) 256 \
+			$((60 + extra)) >>/tmp/scatter.out
 		h=$(wait_held 100)
 		select_sched none ||
 			fail switch_under_writer "cannot select none (extra switch $extra)"
 		kv "switch_extra_$extra=none" "held_before=$h"
 		[ "$h" -gt 0 ] && held_seen=$((held_seen + 1))
 		select_sched coalesce && sched_on && hold_long
-		sleep 2
 	done
-	touch /tmp/sw.stop
-	wait $writer
-	wait $scatterer
 	exec 9<&-
 	results switch_ </tmp/stress.out
 	[ ! -s /tmp/scatter.out ] || results </tmp/scatter.out
@@ -365,13 +368,13 @@ switch_under_writer() {
 		fail switch_no_io_errors "$(grep -m1 'stress_write_errors' /tmp/stress.out)"
 	fi
 	batches=$(cat /tmp/sw.batches 2>/dev/null)
-	kv "switch_scatter_batches=${batches:-0}"
+	kv "switch_scatter_batches=${batches:-0}" "switch_extra_batches=$extra"
 	p=1 bad=0
-	while [ $p -le "${batches:-0}" ]; do
+	# the scatterer's batches (1..batches), then the extra ones (61..)
+	for p in $(seq 1 "${batches:-0}") $(seq 61 $((60 + extra))); do
 		# a batch's result is shown (and counted) when it failed
-		$B scattercheck "$DEV" $((SWITCH_AREA + p * SPAN)) 256 $p \
-			switch_batch_$p >/tmp/sc.out || { bad=$((bad + 1)); results </tmp/sc.out; }
-		p=$((p + 1))
+		$B scattercheck "$DEV" $((SWITCH_AREA + p * SPAN)) 256 "$p" \
+			"switch_batch_$p" >/tmp/sc.out || { bad=$((bad + 1)); results </tmp/sc.out; }
 	done
 	if [ "${batches:-0}" -ge 5 ] && [ $bad = 0 ]; then
 		pass switch_buffered_batches_intact

@@ -267,7 +267,9 @@ static inline u32 rwin_tags_needed(const struct rwin_params *p, u32 headroom)
 /*
  * Feed one write. Returns true if it is held, false if it was queued.
  * Releases triggered by it (flush, FUA, sync, overlap, bounds) are queued
- * ahead of it, so arrival order is kept where it matters.
+ * ahead of it, so arrival order is kept where it matters; a sync write
+ * that overlaps nothing queued then goes ahead of every background
+ * write, those it released included (they carry no order against it).
  */
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now);
 

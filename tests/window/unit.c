@@ -630,6 +630,37 @@ static void test_sync_ahead(void)
 	CHECK_STR(pop(3), "-");
 }
 
+/* Sync writes put ahead leave by sector, FAT1 before its mirror in FAT2. */
+static void test_sync_sorted(void)
+{
+	int i;
+
+	setup();
+	start();
+	CHECK(!add(100000, 1024, 0, 0));
+	CHECK(!add(8200, 8, RWIN_F_SYNC, 1));	/* FAT2 */
+	CHECK(!add(200, 8, RWIN_F_SYNC, 1));	/* FAT1 */
+	CHECK(!add(8208, 8, RWIN_F_SYNC, 1));
+	CHECK(!add(208, 8, RWIN_F_SYNC, 1));
+	/* Overlaps a sync write queued: it stays behind it. */
+	CHECK(!add(8200, 16, RWIN_F_SYNC, 1));
+	CHECK_STR(pop(2), "200+8");
+	CHECK_STR(pop(2), "208+8");
+	CHECK_STR(pop(2), "8200+8");
+	CHECK_STR(pop(2), "8208+8");
+	CHECK_STR(pop(2), "100000+1024");
+	CHECK_STR(pop(2), "8200+16");
+	CHECK_STR(pop(2), "-");
+
+	/* A sync write is passed by sorting at most RWIN_SYNC_PASS_MAX times. */
+	CHECK(!add(50000, 8, RWIN_F_SYNC, 3));
+	for (i = 0; i < 20; i++)
+		CHECK(!add(1000 - 8 * i, 8, RWIN_F_SYNC, 3));
+	for (i = 0; i < 16; i++)
+		CHECK(strcmp(pop(3), "50000+8"));
+	CHECK_STR(pop(3), "50000+8");
+}
+
 static void test_read(void)
 {
 	setup();
@@ -1242,6 +1273,7 @@ static const struct harness_case unit_cases[] = {
 	{ "waiter_probe", test_waiter_probe },
 	{ "urgent_writes", test_urgent_writes },
 	{ "sync_ahead", test_sync_ahead },
+	{ "sync_sorted", test_sync_sorted },
 	{ "read", test_read },
 	{ "overlap_write", test_overlap_write },
 	{ "overlap_queued", test_overlap_queued },

@@ -414,6 +414,40 @@ static struct list_head *rwin_sync_slot(struct rwin_window *w)
 	return &w->queue;
 }
 
+/*
+ * Sync writes put ahead overlap nothing queued, so among themselves they
+ * may leave in any order: sort them by sector, as mq-deadline sorts its
+ * writes. An fsync on FAT writes each FAT sector and then its mirror in
+ * the second FAT, in another AU; in arrival order they would make the
+ * card switch between the two FATs on every pair. A sync write passed
+ * RWIN_SYNC_PASS_MAX times is passed no more, so sorting cannot starve
+ * it (mq-deadline bounds its sweeps by fifo_batch for the same reason).
+ */
+#define RWIN_SYNC_PASS_MAX	16
+
+static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
+{
+	struct list_head *at = rwin_sync_slot(w);
+	struct rwin_write *q;
+
+	while (at->prev != &w->queue) {
+		q = list_entry(at->prev, struct rwin_write, link);
+		if (!q->sync_front || q->start <= wr->start ||
+		    q->sync_passed >= RWIN_SYNC_PASS_MAX)
+			break;
+		at = at->prev;
+	}
+	/* Everything from @at to the slot is passed once more. */
+	for (q = list_entry(at, struct rwin_write, link);
+	     &q->link != &w->queue && q->sync_front;
+	     q = list_next_entry(q, link))
+		q->sync_passed++;
+	rwin_queue_add_at(w, wr, 0, at);
+	wr->sync_front = 1;
+	wr->sync_passed = 0;
+	w->sync_front++;
+}
+
 bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors)
 {
 	if (!sectors || !w->queued_count)
@@ -874,13 +908,10 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	 * A sync write that overlaps nothing queued (the writes its own
 	 * rules just released included) goes ahead of the background ones.
 	 */
-	if (urgent && !rwin_overlaps_queued(w, wr->start, wr->sectors)) {
-		rwin_queue_add_at(w, wr, 0, rwin_sync_slot(w));
-		wr->sync_front = 1;
-		w->sync_front++;
-	} else {
+	if (urgent && !rwin_overlaps_queued(w, wr->start, wr->sectors))
+		rwin_queue_add_sync(w, wr);
+	else
 		rwin_queue_add(w, wr, 0);
-	}
 	/* A data stream is in this AU: what is held there goes with it. */
 	if (wr->sectors > w->p.small_sectors && !(wr->flags & RWIN_F_NODATA))
 		rwin_au_slot(w, rwin_au(w, wr->start))->data_ns = now ?: 1;

@@ -37,6 +37,8 @@ kout=$top/build/kernel-x86_64-6.12
 . "$top/tests/lib/ktap.sh"
 # shellcheck source=tests/lib/kernel-reports.sh
 . "$top/tests/lib/kernel-reports.sh"
+# shellcheck source=tests/lib/card-claim.sh
+. "$top/tests/lib/card-claim.sh"
 finish() { ktap_end; exit $?; }
 ktap_begin kernel-6.12
 mkdir -p "$runs"
@@ -156,19 +158,8 @@ fi
 declare -A score
 for stack in stock ours; do
 	run seed "$stack" 900
-	base=$(sed -n 's/^KV marker_base=//p' "$out/result.txt" 2>/dev/null)
-	if [ -z "$base" ] || [ ! -s "$out/trace.log" ]; then
-		ko "6.12/seed/$stack/card_scored" "no marker or no QEMU trace in ${out#"$top"/}"
-		continue
-	fi
-	if "$cardtrace" --marker-base "$base" --from 1 --to 2 --kv \
-		"$out/trace.log" >"$out/card.kv" 2>"$out/card.err" &&
-	   [ "$(sed -n 's/^writes=//p' "$out/card.kv")" -gt 0 ]; then
-		ok "6.12/seed/$stack/card_scored"
-	else
-		ko "6.12/seed/$stack/card_scored" "$(head -n 1 "$out/card.err")"
-		continue
-	fi
+	rm -f "$out/card.kv"
+	card_score "6.12/seed/$stack/card_scored" "$out" || continue
 	for k in writes small_writes switch_ratio est_linear_mbps est_any_mbps; do
 		score[$stack.$k]=$(sed -n "s/^$k=//p" "$out/card.kv")
 	done
@@ -183,6 +174,7 @@ for stack in stock ours; do
 		fi
 	fi
 done
+card_claim 6.12/seed/ours_fewer_au_switches "$runs/6.12-seed-stock/card.kv" "$runs/6.12-seed-ours/card.kv"
 diag "seed at the card, Linux $release: stack, write commands, <= 16 KiB, AU switches per AU, est. MB/s linear-only, any-order, guest KiB/s"
 for stack in stock ours; do
 	diag "  $stack ${score[$stack.writes]:--} ${score[$stack.small_writes]:--} ${score[$stack.switch_ratio]:--} ${score[$stack.est_linear_mbps]:--} ${score[$stack.est_any_mbps]:--} ${score[$stack.guest]:--}"

@@ -13,6 +13,8 @@ cardtrace=$top/build/host/cardtrace
 . "$top/tests/lib/ktap.sh"
 # shellcheck source=tests/lib/kernel-reports.sh
 . "$top/tests/lib/kernel-reports.sh"
+# shellcheck source=tests/lib/card-claim.sh
+. "$top/tests/lib/card-claim.sh"
 RUN_NO=0
 rm -rf "$runs"/test-*
 ktap_begin qemu
@@ -116,9 +118,16 @@ else
 	ko "smoke-enable0/$OURS/enable0_holds_nothing" "held=${held:-missing}"
 fi
 
-# The seed workload through the scheduler: data and file system intact, and
-# the window did its job (held writes, attached some to data writes).
+# The seed workload, stock mq-deadline and then the scheduler: data and
+# file system intact, the window did its job (held writes, attached some
+# to data writes), and the card switched AUs less (the project's claim,
+# tests/lib/card-claim.sh).
+scenario seed stock 900 --elevator mq-deadline
+seed_stock=$LAST_OUT
+card_score seed/stock/card_scored "$seed_stock"
 scenario seed $OURS 900
+card_score seed/$OURS/card_scored "$LAST_OUT"
+card_claim seed/$OURS/fewer_au_switches_than_stock "$seed_stock/card.kv" "$LAST_OUT/card.kv"
 held=$(stat_of "$LAST_OUT" held)
 attached=$(stat_of "$LAST_OUT" released_attach)
 if [ "${held:-0}" -gt 0 ] && [ "${attached:-0}" -gt 0 ]; then

@@ -67,6 +67,15 @@
  *                              STATS: the scheduler's debugfs stats file,
  *                              polled for held_now ("-" on a stack without
  *                              one: a short sleep instead)
+ *   blkcheck seedwrite FILE KIB SEED
+ *                              the seed's file: KIB KiB in 16 KiB write()s
+ *                              (dd bs=16K); each 512-byte sector starts
+ *                              with its number in the file and SEED, so a
+ *                              lost, misplaced or stale sector is told
+ *                              from a good one (zeros never pass)
+ *   blkcheck seedverify FILE KIB SEED NAME
+ *                              the file reads back as seedwrite wrote it
+ *                              (result NAME; first bad sector in why)
  *   blkcheck fsyncprobe DIR STOPFILE
  *                              every 250 ms, a new 4 KiB file in DIR,
  *                              written and fsync()ed, until STOPFILE exists
@@ -1965,6 +1974,108 @@ static int fsync_probe(const char *dir, const char *stopfile)
 	return bad || !n ? -1 : 0;
 }
 
+/*
+ * The seed's file. One 16 KiB body is made once per seed; each sector
+ * gets its own header, so the CPU cost per write is a copy and 32
+ * stamps (under TCG the guest's CPU time adds to what is measured).
+ */
+#define SEED_CHUNK	(16 * 1024)
+
+static void seed_stamp(unsigned char *p, u64 sector, u32 seed)
+{
+	put_le(p, sector, 8);
+	put_le(p + 8, seed, 4);
+}
+
+static void seed_body(unsigned char *body, u32 seed)
+{
+	fill(body, SEED_CHUNK, 0, seed);
+}
+
+static int seed_write(const char *path, u64 kib, u32 seed)
+{
+	unsigned char *body = xalloc(SEED_CHUNK), *buf = xalloc(SEED_CHUNK);
+	u64 chunk, chunks = kib / (SEED_CHUNK / 1024);
+	unsigned int s;
+	int fd, ret = 0;
+
+	seed_body(body, seed);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(path);
+		ret = -1;
+	}
+	for (chunk = 0; !ret && chunk < chunks; chunk++) {
+		memcpy(buf, body, SEED_CHUNK);
+		for (s = 0; s < SEED_CHUNK / SECTOR; s++)
+			seed_stamp(buf + s * SECTOR,
+				   chunk * (SEED_CHUNK / SECTOR) + s, seed);
+		if (write(fd, buf, SEED_CHUNK) != SEED_CHUNK) {
+			perror("seedwrite: write");
+			ret = -1;
+		}
+	}
+	if (fd >= 0 && close(fd)) {
+		perror("seedwrite: close");
+		ret = -1;
+	}
+	free(body);
+	free(buf);
+	result(!ret, "seed_written", "write failed");
+	return ret;
+}
+
+static int seed_verify(const char *path, u64 kib, u32 seed, const char *name)
+{
+	unsigned char *body = xalloc(SEED_CHUNK), *buf = xalloc(SEED_CHUNK);
+	unsigned char want[12];
+	u64 chunk, chunks = kib / (SEED_CHUNK / 1024), sector, bad = 0;
+	u64 first = 0, held_sector = 0, held_seed = 0;
+	unsigned int s;
+	char why[200] = "";
+	int fd;
+
+	seed_body(body, seed);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		snprintf(why, sizeof(why), "open: %s", strerror(errno));
+	for (chunk = 0; fd >= 0 && chunk < chunks; chunk++) {
+		if (pread_all(fd, buf, SEED_CHUNK, (off_t)chunk * SEED_CHUNK)) {
+			snprintf(why, sizeof(why), "short read at KiB %llu",
+				 (unsigned long long)chunk * 16);
+			break;
+		}
+		for (s = 0; s < SEED_CHUNK / SECTOR; s++) {
+			sector = chunk * (SEED_CHUNK / SECTOR) + s;
+			seed_stamp(want, sector, seed);
+			if (!memcmp(buf + s * SECTOR, want, sizeof(want)) &&
+			    !memcmp(buf + s * SECTOR + sizeof(want),
+				    body + s * SECTOR + sizeof(want),
+				    SECTOR - sizeof(want)))
+				continue;
+			if (!bad++) {
+				first = sector;
+				held_sector = get_le(buf + s * SECTOR, 8);
+				held_seed = get_le(buf + s * SECTOR + 8, 4);
+			}
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (bad && !why[0])
+		snprintf(why, sizeof(why),
+			 "%llu of %llu sectors wrong, the first at sector %llu of the file (holds sector %llu, seed %llu)",
+			 (unsigned long long)bad,
+			 (unsigned long long)chunks * (SEED_CHUNK / SECTOR),
+			 (unsigned long long)first,
+			 (unsigned long long)held_sector,
+			 (unsigned long long)held_seed);
+	free(body);
+	free(buf);
+	result(!why[0], name, why);
+	return why[0] ? -1 : 0;
+}
+
 static int print_usage(void)
 {
 	fputs("usage: blkcheck patterns|mkpart DEV\n"
@@ -1978,6 +2089,8 @@ static int print_usage(void)
 	      "       blkcheck aiooverlap DEV\n"
 	      "       blkcheck readmerge DEV PART STATS\n"
 	      "       blkcheck fsyncmerge|waitheld DEV STATS LIMIT_MS\n"
+	      "       blkcheck seedwrite FILE KIB SEED\n"
+	      "       blkcheck seedverify FILE KIB SEED NAME\n"
 	      "       blkcheck fsyncprobe DIR STOPFILE\n"
 	      "env:   BLKCHECK_BASE (sectors), BLKCHECK_SECTORS (stress),\n"
 	      "       BLKCHECK_STATE (stress state file)\n",
@@ -2032,6 +2145,12 @@ int main(int argc, char **argv)
 	else if (!strcmp(cmd, "waitheld") && argc > 4)
 		check_waitheld(argv[2], argv[3],
 			       (unsigned int)strtoul(argv[4], NULL, 0));
+	else if (!strcmp(cmd, "seedwrite") && argc > 4)
+		seed_write(argv[2], strtoull(argv[3], NULL, 0),
+			   (u32)strtoul(argv[4], NULL, 0));
+	else if (!strcmp(cmd, "seedverify") && argc > 5)
+		seed_verify(argv[2], strtoull(argv[3], NULL, 0),
+			    (u32)strtoul(argv[4], NULL, 0), argv[5]);
 	else if (!strcmp(cmd, "fsyncprobe") && argc > 3)
 		fsync_probe(argv[2], argv[3]);
 	else

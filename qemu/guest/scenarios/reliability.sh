@@ -81,18 +81,28 @@ scenario_faults() {
 	secs=${secs:-20}
 	probs=$(arg fault_probs)
 	probs=${probs:-1,5,20}
-	echo -1 >"$fi_dir/times"
+	# a finite budget instead of -1 (no limit): the kernel counts it
+	# down once per failure it injects, which shows it injected some
+	fi_budget=1000000000
 	echo 1 >"$fi_dir/interval"
 	echo 0 >"$fi_dir/verbose"
 	marker 1
 	seed=1
 	for p in $(echo "$probs" | tr ',' ' '); do
+		echo "$fi_budget" >"$fi_dir/times"
 		echo "$p" >"$fi_dir/probability"
 		# blkcheck's result names get _pP
 		RES_SUF=_p$p
 		export BLKCHECK_STATE=/tmp/state.$p
 		blkcheck stress "$DEV" "$secs" $seed
 		echo 0 >"$fi_dir/probability"
+		injected=$((fi_budget - $(cat "$fi_dir/times")))
+		kv "faults_injected_p$p=$injected"
+		if [ "$injected" -gt 0 ]; then
+			pass "faults_injected_p$p"
+		else
+			fail "faults_injected_p$p" "fail_mmc_request injected nothing at $p %"
+		fi
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
 		blkcheck verify "$DEV"

@@ -45,12 +45,12 @@ card_gib=${BLKTESTS_CARD_GIB:-1}
 
 ktap_begin blktests
 if [ -z "${BLKTESTS_DIR:-}" ]; then
-	skip blktests/all "BLKTESTS_DIR not set"
+	missing blktests/all "BLKTESTS_DIR not set"
 	ktap_end
 	exit 0
 fi
 if [ ! -x "$BLKTESTS_DIR/check" ]; then
-	skip blktests/all "BLKTESTS_DIR=$BLKTESTS_DIR is not a blktests tree (no ./check)"
+	missing blktests/all "BLKTESTS_DIR=$BLKTESTS_DIR is not a blktests tree (no ./check)"
 	ktap_end
 	exit 0
 fi

@@ -19,6 +19,8 @@
 #  2. crashcheck on the same image (qemu/run.sh --card): e2fsck, mount
 #     (ext4 replays its journal), e2fsck again, "FILE name sha256" for
 #     every file.
+# Every write run acknowledges a file before its marker (f0, ref), and a
+# point with none acknowledged fails: it would check nothing.
 # Then every FSYNCED/SYNCED file must be there with its checksum, unless a
 # later "DELETED" says its unlink was made durable (then it must be gone);
 # a file whose unlink was under way ("DELETING" without "DELETED") may be
@@ -208,6 +210,9 @@ kill_point() {
 	[ "$crc" = 0 ] || why+="; check run exit $crc (see $dir/check/console.log)"
 	failed=$(failed_tests "$dir/check/result.txt")
 	[ -z "$failed" ] || why+="; check run: not ok $failed"
+	# a point with nothing acknowledged would pass whatever was lost
+	[ "$acked" -gt 0 ] 2>/dev/null ||
+		why+="; no file was acknowledged as durable before the kill: nothing to check"
 	[ "$lost" = 0 ] || why+="; $lost acknowledged file(s) lost"
 	[ "$corrupt" = 0 ] || why+="; $corrupt file(s) corrupt"
 	[ "$resurrected" = 0 ] || why+="; $resurrected acknowledged unlink(s) undone"

@@ -74,7 +74,7 @@ for v in 6.1 6.12; do
 	[ "$v" = 6.1 ] || t=checkpatch-6.12
 	for f in "${c_files[@]}"; do
 		if [ ! -x "$cp_pl" ]; then
-			skip "$t/$f" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
+			missing "$t/$f" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
 			continue
 		fi
 		ignore=FILE_PATH_CHANGES

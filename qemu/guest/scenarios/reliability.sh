@@ -139,11 +139,13 @@ scenario_remove() {
 	(/bin/dd.coreutils if=/dev/zero of=/mnt/big bs=64K count=100000 \
 		status=none 2>/dev/null; echo $? >/tmp/rc.big) &
 	big=$!
-	(i=0; while [ $i -lt 100000 ]; do
+	# /tmp/n.small: "error N" once an fsync failed, "finished N" if the loop
+	# ran out without one
+	(i=0 end=finished; while [ $i -lt 100000 ]; do
 		/bin/dd.coreutils if=/dev/urandom of=/mnt/s.$((i % 50)) bs=4K \
-			count=2 conv=fsync status=none 2>/dev/null || break
+			count=2 conv=fsync status=none 2>/dev/null || { end=error; break; }
 		i=$((i + 1))
-	done; echo $i >/tmp/n.small) &
+	done; echo "$end $i" >/tmp/n.small) &
 	small=$!
 	# small buffered writes left to background writeback: the window
 	# holds these (with the removal test's long hold and idle times)
@@ -205,8 +207,13 @@ scenario_remove() {
 		i=$((i + 1))
 	done
 	if [ -e /tmp/n.small ]; then
-		pass remove_fsync_saw_error
-		kv small_files_fsynced="$(cat /tmp/n.small)"
+		read -r end n_small </tmp/n.small
+		kv small_files_fsynced="$n_small"
+		if [ "$end" = error ]; then
+			pass remove_fsync_saw_error
+		else
+			fail remove_fsync_saw_error "the fsync loop ended without an error ($end after $n_small files)"
+		fi
 	else
 		fail remove_fsync_saw_error "the fsync loop still runs 30 s after the removal"
 	fi

@@ -79,7 +79,12 @@
  *   blkcheck fsyncprobe DIR STOPFILE
  *                              every 250 ms, a new 4 KiB file in DIR,
  *                              written and fsync()ed, until STOPFILE exists
- *                              (at most 4096 files); the fsync() latency:
+ *                              (at most 4096 files); with
+ *                              BLKCHECK_PROBE_COUNT=N instead exactly N
+ *                              files, the k-th started at 250 ms * k from
+ *                              the first or as soon as the one before it
+ *                              returned, so every stack does the same
+ *                              work; the fsync() latency:
  *                              fsync_n, fsync_p50_ms, fsync_p99_ms,
  *                              fsync_max_ms (nearest-rank percentiles)
  *
@@ -1904,9 +1909,13 @@ static int fsync_probe(const char *dir, const char *stopfile)
 	pid_t watcher = -1;
 	unsigned char buf[4096];
 	char path[256], why[320];
-	size_t n = 0;
+	const char *count_env = getenv("BLKCHECK_PROBE_COUNT");
+	size_t n = 0, count = count_env ? strtoul(count_env, NULL, 0) : 0;
+	double start = now_ms(), next;
 	int bad = 0;
 
+	if (count > PROBE_MAX)
+		count = PROBE_MAX;
 	memset(buf, 0x6d, sizeof(buf));
 	pw = mmap(NULL, sizeof(*pw), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -1917,7 +1926,7 @@ static int fsync_probe(const char *dir, const char *stopfile)
 	} else {
 		pw = NULL;
 	}
-	while (n < PROBE_MAX && access(stopfile, F_OK)) {
+	while (count ? n < count : n < PROBE_MAX && access(stopfile, F_OK)) {
 		double t0, t1;
 		int fd;
 
@@ -1952,7 +1961,16 @@ static int fsync_probe(const char *dir, const char *stopfile)
 		}
 		close(fd);
 		lat[n++] = t1 - t0;
-		usleep(PROBE_PERIOD_MS * 1000);
+		if (!count) {
+			usleep(PROBE_PERIOD_MS * 1000);
+			continue;
+		}
+		if (n == count)
+			break;
+		/* On a fixed clock: a slow fsync delays no later record. */
+		next = start + (double)n * PROBE_PERIOD_MS;
+		if (next > now_ms())
+			usleep((useconds_t)((next - now_ms()) * 1000));
 	}
 	if (pw) {
 		PW_SET(pw->done, 1);

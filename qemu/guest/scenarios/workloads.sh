@@ -253,10 +253,12 @@ roundtrip() { # $1: fs type
 }
 
 # fsync() latency while a stream runs: a 128 MiB dd into the file system
-# (buffered, so writeback keeps the card busy), and beside it a new 4 KiB
-# file written and fsync()ed every 250 ms (blkcheck fsyncprobe) until the
-# dd ends. The probe's files share the metadata AUs (inode table, bitmaps,
-# directory) that a write-holding scheduler may be holding.
+# (buffered, so writeback keeps the card busy), and beside it 40 new 4 KiB
+# files, one written and fsync()ed every 250 ms on a fixed clock (blkcheck
+# fsyncprobe with BLKCHECK_PROBE_COUNT): the same work on every stack,
+# whatever its fsync latency, so the card figures compare. The workload
+# ends when both have. The probe's files share the metadata AUs (inode
+# table, bitmaps, directory) that a write-holding scheduler may be holding.
 fsync_workload() { # $1: fs type
 	kib=131072
 	make_fs "$1" || return
@@ -273,7 +275,9 @@ fsync_workload() { # $1: fs type
 	) &
 	stream=$!
 	# its result (fsync_probe) and KV lines
+	export BLKCHECK_PROBE_COUNT=40
 	blkcheck fsyncprobe /mnt/probe /tmp/stream.done
+	unset BLKCHECK_PROBE_COUNT
 	wait $stream
 	[ "$(cat /tmp/stream.done)" = 0 ] || fail stream "dd failed"
 	end_workload $((kib + $(du -sk /mnt/probe | cut -f1)))

@@ -93,7 +93,8 @@ start_sampler() {
 			set -- $(awk '/^nr_dirty |^nr_writeback / {print $2}' \
 				/proc/vmstat)
 			say "SAMPLE t=$(uptime_cs) dirty=$1 writeback=$2" \
-				"dd=$(cpu_ticks dd) flush=$(cpu_ticks kworker)" \
+				"dd=$(cpu_ticks dd) blkcheck=$(cpu_ticks blkcheck)" \
+				"flush=$(cpu_ticks kworker)" \
 				"irq=$(cpu_ticks irq/)"
 			sleep "$period"
 		done

@@ -16,7 +16,8 @@
  *                               write is held too, chained behind it)
  *                     -> QUEUED (everything else: passes in arrival order;
  *                               a sync write that overlaps nothing queued
- *                               goes ahead of the background writes)
+ *                               goes ahead of the background writes,
+ *                               among the sync writes there by sector)
  *   HELD   -> QUEUED  when a release rule fires (bound, deadline, idle, flush,
  *                     FUA, sync, overlapping read or write, a sleeper found
  *                     by the waiter probe, drain)
@@ -270,7 +271,9 @@ static inline u32 rwin_tags_needed(const struct rwin_params *p, u32 headroom)
  * Releases triggered by it (flush, FUA, sync, overlap, bounds) are queued
  * ahead of it, so arrival order is kept where it matters; a sync write
  * that overlaps nothing queued then goes ahead of every background
- * write, those it released included (they carry no order against it).
+ * write, those it released included (they carry no order against it),
+ * and among the sync writes already there by sector (one passed 16
+ * times is passed no more).
  */
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now);
 

@@ -59,7 +59,6 @@ e500_boot() {
 	fi
 }
 
-kv_of() { card_kv_of "$@"; }
 # seed_boot LABEL ELEVATOR: the seed on QEMU 10's eSDHC through the
 # device-tree driver, the card under ELEVATOR; its card trace scored
 # between phase markers 1 and 2 (build/runs/LABEL/card.kv)
@@ -102,10 +101,10 @@ seed_runs() {
 				continue
 			fi
 			mb=$(sed -n 's/^KV guest_kbps=//p' "$r" | awk '{ printf "%.2f", $1 / 1000 }')
-			echo "| $stack | $elv | $(kv_of writes "$k") | $(kv_of small_writes "$k") |" \
-				"$(kv_of au_switches "$k") / $(kv_of distinct_aus "$k") = $(kv_of switch_ratio "$k") |" \
-				"$(kv_of backward_writes "$k") | $(kv_of est_linear_mbps "$k") |" \
-				"$(kv_of est_any_mbps "$k") | ${mb:--} |" \
+			echo "| $stack | $elv | $(card_kv_of writes "$k") | $(card_kv_of small_writes "$k") |" \
+				"$(card_kv_of au_switches "$k") / $(card_kv_of distinct_aus "$k") = $(card_kv_of switch_ratio "$k") |" \
+				"$(card_kv_of backward_writes "$k") | $(card_kv_of est_linear_mbps "$k") |" \
+				"$(card_kv_of est_any_mbps "$k") | ${mb:--} |" \
 				"$(sed -n 's/^KV sync_seconds=//p' "$r") |" \
 				"$(sed -n 's/^STAT held //p' "$r" | head -n 1 | grep . || echo -) |"
 		done

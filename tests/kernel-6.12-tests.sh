@@ -162,7 +162,7 @@ for stack in stock ours; do
 	rm -f "$out/card.kv"
 	card_score "6.12/seed/$stack/card_scored" "$out" || continue
 	for k in writes small_writes switch_ratio est_linear_mbps est_any_mbps; do
-		score[$stack.$k]=$(sed -n "s/^$k=//p" "$out/card.kv")
+		score[$stack.$k]=$(card_kv_of "$k" "$out/card.kv")
 	done
 	score[$stack.guest]=$(sed -n 's/^KV guest_kbps=//p' "$out/result.txt")
 	if [ "$stack" = ours ]; then

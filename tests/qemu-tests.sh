@@ -137,6 +137,16 @@ else
 fi
 trace_has_writes "$LAST_OUT" seed/$OURS
 
+# The seed on FAT32, the file system SD cards ship with: ours at par with
+# stock at the card (bound 1.05x, tests/lib/card-claim.sh), and the
+# numbered pattern read back after sync and after a remount.
+scenario fat32 stock 900 --elevator mq-deadline
+fat32_stock=$LAST_OUT
+card_score fat32/stock/card_scored "$fat32_stock"
+scenario fat32 $OURS 900
+card_score fat32/$OURS/card_scored "$LAST_OUT"
+card_claim fat32/$OURS/au_switches_at_par_with_stock "$fat32_stock/card.kv" "$LAST_OUT/card.kv" 1.05
+
 # A timed card (the cardtime nbdkit filter, profile cheap12): the smoke
 # test passes through it, the filter charged time, the run took at least
 # that long, and the analyzer's estimate from QEMU's trace of the same run

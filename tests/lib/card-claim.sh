@@ -8,10 +8,10 @@
 #
 #   card_score NAME RUN    score RUN's QEMU trace between phase markers
 #                          1 and 2 into RUN/card.kv: ok NAME, or ko NAME
-#   card_claim NAME STOCK_KV OURS_KV
+#   card_claim NAME STOCK_KV OURS_KV [RATIO]
 #                          ok NAME if ours' AU switches per AU are at most
-#                          CARD_CLAIM_RATIO (0.7) times stock's and ours'
-#                          backward writes at most stock's
+#                          RATIO (default CARD_CLAIM_RATIO, 0.7) times
+#                          stock's and ours' backward writes at most stock's
 #
 # Why 0.7: ours has measured 1.36-1.66 switches per AU on the x86_64 seed
 # (6.1 and 6.12, untimed and on cheap12) against stock mq-deadline's
@@ -20,6 +20,13 @@
 # Documentation/e500-build.md. A scheduler that holds writes but sends
 # them in arrival order scores as stock does (ratio near 1), and
 # enable=0 fails it (Documentation/reliability.md, "The claim at the card").
+#
+# On FAT32 the bound is 1.05 (at par, not better): FAT's own metadata
+# writes are few and mostly sync, so there is little to reorder; three
+# pairs measured ours 1.80-1.91 switches per AU against stock's 1.89-1.95
+# (0.95-1.01x) and fewer backward writes in each pair (99-115 against
+# 121-124). What the pair guards is the contract: a FAT writer that
+# sleeps on a held write shows as idle releases and more switches.
 
 CARD_CLAIM_RATIO=${CARD_CLAIM_RATIO:-0.7}
 # the analyzer, build/host/cardtrace, unless the suite set it
@@ -46,7 +53,7 @@ card_score() {
 }
 
 card_claim() {
-	local name=$1 stock=$2 ours=$3 s o sb ob
+	local name=$1 stock=$2 ours=$3 ratio=${4:-$CARD_CLAIM_RATIO} s o sb ob
 	s=$(card_kv_of switch_ratio "$stock" 2>/dev/null)
 	o=$(card_kv_of switch_ratio "$ours" 2>/dev/null)
 	sb=$(card_kv_of backward_writes "$stock" 2>/dev/null)
@@ -55,11 +62,11 @@ card_claim() {
 		ko "$name" "a run was not scored (stock ${s:-?}, ours ${o:-?} switches per AU)"
 		return
 	fi
-	diag "AU switches per AU: ours $o, stock $s (bound ${CARD_CLAIM_RATIO}x); backward writes: ours $ob, stock $sb"
-	if awk -v s="$s" -v o="$o" -v r="$CARD_CLAIM_RATIO" -v sb="$sb" -v ob="$ob" \
+	diag "AU switches per AU: ours $o, stock $s (bound ${ratio}x); backward writes: ours $ob, stock $sb"
+	if awk -v s="$s" -v o="$o" -v r="$ratio" -v sb="$sb" -v ob="$ob" \
 		'BEGIN { exit !(s > 0 && o <= r * s && ob <= sb) }'; then
 		ok "$name"
 	else
-		ko "$name" "ours $o switches per AU and $ob backward writes, stock $s and $sb (bound: ${CARD_CLAIM_RATIO}x and stock's)"
+		ko "$name" "ours $o switches per AU and $ob backward writes, stock $s and $sb (bound: ${ratio}x and stock's)"
 	fi
 }

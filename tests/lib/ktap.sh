@@ -237,13 +237,37 @@ function flushhdr(  k, n, a) {
 	hbuf = ""
 	hn = 0
 }
-function count(word, rest) {
-	if (index(rest, " # SKIP"))
+# A leaf at level d: counted in the whole and in every open level up to
+# d (what the "# Totals:" line of each level should say)
+function count(d, word, rest,  k) {
+	if (index(rest, " # SKIP")) {
 		nskip++
-	else if (word == "ok")
+		for (k = 0; k <= d; k++)
+			ls[k]++
+	} else if (word == "ok") {
 		npass++
-	else
+		for (k = 0; k <= d; k++)
+			lp[k]++
+	} else {
 		nfail++
+		for (k = 0; k <= d; k++)
+			lf[k]++
+	}
+}
+function zero(k) {
+	lp[k] = lf[k] = ls[k] = 0
+}
+# The "# Totals:" line of a level as ktap_end prints it (KUnit adds a
+# "total:" too, and counts its own way): the results it counted must be
+# the results seen here. A result line that a kernel message broke on a
+# shared console is lost without this.
+function totals_check(body,  a, want, got) {
+	split(body, a, /[: ]+/)
+	want = "pass:" a[4] " fail:" a[6] " skip:" a[8]
+	got = "pass:" lp[depth] " fail:" lf[depth] " skip:" ls[depth]
+	if (want != got)
+		badtotals = badtotals "; " (depth ? subname[depth] : name) \
+			" says " want ", its result lines " got
 }
 # A result at level d (0: the top, renumbered); leaf: counted; closes: it
 # closes a nested document (and is named after it)
@@ -264,7 +288,7 @@ function result(d, word, rest, leaf, closes,  desc, k) {
 	}
 	out(d, word " " num " " rest)
 	if (leaf)
-		count(word, rest)
+		count(d, word, rest)
 }
 function synth(d, word, what, why) {
 	if (why != "")
@@ -304,6 +328,7 @@ function start(r) {
 	docplan = -1
 	docn = 0
 	totals = 0
+	zero(0)
 }
 BEGIN {
 	started = 0
@@ -311,6 +336,7 @@ BEGIN {
 	npass = nfail = nskip = 0
 	errs = 0
 	incomplete = ""
+	badtotals = ""
 	pind = substr(ind, 3)
 }
 {
@@ -361,10 +387,12 @@ BEGIN {
 			docplan = -1
 			docn = 0
 			totals = 0
+			zero(0)
 			next
 		}
 		k = depth + 1
 		lind[k] = r
+		zero(k)
 		np[k] = 0
 		plan[k] = -1
 		subname[k] = ""
@@ -403,6 +431,9 @@ BEGIN {
 	if (kind == "diag") {
 		if (depth == 0 && body ~ /^# Totals:/)
 			totals = 1
+		if (body ~ /^# Totals: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+$/ &&
+		    r == lind[depth] && !flat[depth])
+			totals_check(body)
 		diagline(body)
 		next
 	}
@@ -474,6 +505,8 @@ END {
 			synth(0, "not ok", "incomplete", substr(incomplete, 3))
 		if (errs)
 			synth(0, "not ok", "malformed", errs " result line(s) break the nesting")
+		if (badtotals != "")
+			synth(0, "not ok", "totals_match", substr(badtotals, 3))
 	}
 	printf "%d %d %d %d %d\n", started, npass, nfail, nskip, ntop >st
 	close(st)

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Lint, as KTAP (tests/lib/ktap.sh), one test per file:
-#  - checkpatch/PATH checkpatch --strict (from the 6.1 tree) on every C
-#                    file and header of ours; checkpatch-6.12/PATH the same
+# Lint, as KTAP (tests/lib/ktap.sh): one test per check, and the checks
+# made file by file as one test each whose subtests are the files:
+#  - checkpatch      checkpatch --strict (from the 6.1 tree) on every C
+#                    file and header of ours; checkpatch-6.12 the same
 #                    with the 6.12 tree's script;
 #  - build/..., build-6.12/...  an out-of-tree build of the modules with
 #                    W=1 and sparse (C=1), against the 6.1 and the 6.12
 #                    guest kernels, that must print no warning;
-#  - shellcheck/PATH shellcheck -x, default severity (style included),
+#  - shellcheck      shellcheck -x, default severity (style included),
 #                    on every shell script of the repository: *.sh, files
 #                    whose shebang runs a shell (.ci/run, qemu/guest/init)
 #                    and sourced libraries, which name their shell with a
 #                    "# shellcheck shell=sh|bash" directive. No check is
 #                    turned off here: a false positive is silenced in the
 #                    script, on the line above, with its reason;
-#  - spdx/PATH       every tracked file names its license: an
+#  - spdx            every tracked file names its license: an
 #                    SPDX-License-Identifier line on line 1 (line 2 after
 #                    a shebang), or, for the files whose format cannot
 #                    carry a comment (the analyzer's test cases, the bench
@@ -63,18 +64,18 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint $((2 * ${#c_files[@]} + 6 + ${#scripts[@]} + ${#files[@]}))
+ktap_begin lint 10
 
 # checkpatch, from each kernel tree (6.1, then 6.12: the newer script
 # knows more checks)
 for v in 6.1 6.12; do
 	cp_pl=$top/build/linux-$v/scripts/checkpatch.pl
-	# 6.1 keeps the historical test names; 6.12's are checkpatch-6.12/PATH
 	t=checkpatch
 	[ "$v" = 6.1 ] || t=checkpatch-6.12
+	ktap_sub_begin "$t" ${#c_files[@]}
 	for f in "${c_files[@]}"; do
 		if [ ! -x "$cp_pl" ]; then
-			missing "$t/$f" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
+			missing "$f" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
 			continue
 		fi
 		ignore=FILE_PATH_CHANGES
@@ -103,11 +104,12 @@ for v in 6.1 6.12; do
 		esac
 		out=$("$cp_pl" --strict --no-tree --quiet --ignore "$ignore" -f "$f" 2>&1)
 		if [ -z "$out" ]; then
-			ok "$t/$f"
+			ok "$f"
 		else
-			ko "$t/$f" "$(echo "$out" | grep -m1 -E 'ERROR|WARNING|CHECK')"
+			ko "$f" "$(echo "$out" | grep -m1 -E 'ERROR|WARNING|CHECK')"
 		fi
 	done
+	ktap_sub_end
 done
 
 # W=1 and sparse, against each kernel: 6.1 in the project tree (the
@@ -152,20 +154,22 @@ done
 # script), then the verdict
 have_sc=0
 command -v shellcheck >/dev/null && have_sc=1
+ktap_sub_begin shellcheck ${#scripts[@]}
 for f in "${scripts[@]}"; do
 	if [ $have_sc = 0 ]; then
-		ko "shellcheck/$f" "shellcheck is not installed (qemu/setup/deps.sh lint)"
+		ko "$f" "shellcheck is not installed (qemu/setup/deps.sh lint)"
 		continue
 	fi
 	out=$(shellcheck -x -f gcc "$f" 2>&1)
 	rc=$?
 	if [ $rc = 0 ] && [ -z "$out" ]; then
-		ok "shellcheck/$f"
+		ok "$f"
 	else
 		printf '%s\n' "$out" | head -n 20 | while IFS= read -r line; do diag "$line"; done
-		ko "shellcheck/$f" "shellcheck -x $f: $(printf '%s\n' "$out" | grep -c .) finding(s)"
+		ko "$f" "shellcheck -x $f: $(printf '%s\n' "$out" | grep -c .) finding(s)"
 	fi
 done
+ktap_sub_end
 
 # SPDX: .dep5's Files patterns (globs in which "*" matches "/" too) of
 # the paragraphs that name a License
@@ -255,13 +259,15 @@ else
 fi
 
 spdx_re='SPDX-License-Identifier: [A-Za-z0-9(]'
+ktap_sub_begin spdx ${#files[@]}
 for f in "${files[@]}"; do
 	{ IFS= read -r l1; IFS= read -r l2; } <"$f"
 	case ${l1:-} in '#!'*) first=${l2:-} ;; *) first=${l1:-} ;; esac
 	if [[ $first =~ $spdx_re ]] || in_dep5 "$f"; then
-		ok "spdx/$f"
+		ok "$f"
 	else
-		ko "spdx/$f" "no SPDX-License-Identifier on line 1 (line 2 after a shebang), and no .dep5 entry"
+		ko "$f" "no SPDX-License-Identifier on line 1 (line 2 after a shebang), and no .dep5 entry"
 	fi
 done
+ktap_sub_end
 ktap_end

@@ -27,15 +27,16 @@ expect_grew() {
 	fi
 }
 
-# expect_refused FILE VALUE LABEL: the write fails and the old value stays
+# expect_refused FILE VALUE LABEL: the write fails and the old value
+# stays (a subtest of the tunable's test: rejects_LABEL)
 expect_refused() {
 	old=$(cat "$1")
 	if echo "$2" >"$1" 2>/dev/null; then
-		fail "param_rejects_$(basename "$1")_$3" "'$2' was accepted"
+		fail "rejects_$3" "'$2' was accepted"
 	elif [ "$(cat "$1")" != "$old" ]; then
-		fail "param_rejects_$(basename "$1")_$3" "value changed to $(cat "$1")"
+		fail "rejects_$3" "value changed to $(cat "$1")"
 	else
-		pass "param_rejects_$(basename "$1")_$3"
+		pass "rejects_$3"
 	fi
 }
 
@@ -81,13 +82,16 @@ params_checks() {
 	# Every tunable, as a module parameter and as a per-disk attribute:
 	# garbage and out-of-range values are refused, the old value stays.
 	# Names and ranges come from the driver's table (coalesce-tunables.h).
+	# One test per tunable, param_NAME, whose subtests are the values.
 	ntun=0
 	while read -r name def min max; do
 		ntun=$((ntun + 1))
+		ktap_sub_begin "param_$name"
 		if [ -e "$PARAMS/$name" ] && [ -e "$DISKP/$name" ]; then
-			pass "param_exists_$name"
+			pass exists
 		else
-			fail "param_exists_$name" "no $PARAMS/$name or $DISKP/$name"
+			fail exists "no $PARAMS/$name or $DISKP/$name"
+			ktap_sub_end
 			continue
 		fi
 		bad="-1 abc 1x 0x 4294967296 99999999999999999999 $((max + 1))"
@@ -104,12 +108,13 @@ params_checks() {
 		for v in "$min" "$max"; do
 			if echo "$v" >"$DISKP/$name" 2>/dev/null &&
 				[ "$(cat "$DISKP/$name")" = "$v" ]; then
-				pass "param_takes_${name}_$v"
+				pass "takes_$v"
 			else
-				fail "param_takes_${name}_$v" "reads back '$(cat "$DISKP/$name")'"
+				fail "takes_$v" "reads back '$(cat "$DISKP/$name")'"
 			fi
 		done
 		echo default >"$DISKP/$name"
+		ktap_sub_end
 	done <$TUNABLES
 	kv tunables=$ntun
 	# SD AU sizes that are no power of two (AU_SIZE 12 and 24 MiB)

@@ -19,8 +19,10 @@
 # the kernel's kunit.py parser counts on this output ("Ran N tests").
 # A suite that dies (no KTAP, or a document that ends early) counts as
 # one failure more; skipped tests are not failures, a diagnostic line
-# says how many. The last line is the total, "N passed, N failed", and
-# the exit status is non-zero when anything failed.
+# says how many. A diagnostic line counts the distinct checks among the
+# results (tests/tools/distinct-checks.sh). The last line is the total,
+# "N passed, N failed", and the exit status is non-zero when anything
+# failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -42,11 +44,13 @@ suite() { # NAME COMMAND...
 	KTAP_LEAST=$(least "$name")
 	[ -n "$KTAP_LEAST" ] || { diag "suite: $name is not in tests/manifest"; KTAP_LEAST=1000000; }
 	ktap_run -l "$log_dir/$name.log" "$name" "$@"
+	suite_logs+=("$log_dir/$name.log")
 	diag "suite: $name: $((pass - p0)) passed, $((fail - f0)) failed," \
 		"$((skipped - s0)) skipped in $(( $(date +%s) - start )) s"
 }
 
 groups=("${@:-unit}")
+suite_logs=()
 ktap_begin check ${#groups[@]}
 diag "groups: ${groups[*]}"
 for what in "${groups[@]}"; do
@@ -107,6 +111,9 @@ for what in "${groups[@]}"; do
 	esac
 done
 
+# the results without their repetitions (stack, kernel, kill point)
+[ ${#suite_logs[@]} = 0 ] ||
+	diag "distinct checks: $("$top/tests/tools/distinct-checks.sh" "${suite_logs[@]}") (tests/tools/distinct-checks.sh)"
 ktap_end
 [ "$skipped" = 0 ] ||
 	diag "$skipped test(s) skipped (the '# SKIP' lines above): not failures"

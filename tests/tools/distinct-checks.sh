@@ -27,8 +27,7 @@ function norm(s,  n, a, k, out, part) {
 		gsub(/(^|[_-])(stock|ours|ourhost|mq-deadline|6\.12)([_-]|$)/, "_", part)
 		gsub(/[0-9]+/, "N", part)
 		gsub(/^_+|_+$/, "", part)
-		if (part == "" || part == "stock" || part == "ours" ||
-		    part == "ourhost" || part == "6.12")
+		if (part == "")
 			continue
 		out = out "/" part
 	}

@@ -117,7 +117,7 @@ soak: guest
 
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit 6.12 lint install qemu e500 crash removal blktests
+	@tests/check.sh unit install qemu crash removal blktests 6.12 lint e500
 
 trixie-root:
 	@qemu/setup/trixie-root.sh qemu-system-ppc

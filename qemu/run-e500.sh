@@ -26,9 +26,12 @@
 # result.txt) --from 1 --to 2.
 # --mem MiB: the guest's RAM (default 256).
 # DIR receives console.log, kunit.log (the console without printk time
-# stamps: the built-in KUnit suites' KTAP document is in it) and
-# result.txt (the guest's "MMCC" lines without "MMCC ": its KTAP document,
-# tests/lib/ktap.sh, and its KV, STAT, MARKER and DONE lines); the card
+# stamps: the built-in KUnit suites' KTAP document is in it),
+# results.log (the guest's second serial port, which printk does not
+# share: e500-init.c writes its "MMCC" lines there too) and result.txt
+# (those lines without "MMCC ", from results.log, or from the console when
+# the port stayed empty: its KTAP document, tests/lib/ktap.sh, and its KV,
+# STAT, MARKER and DONE lines); the card
 # image is checked with e2fsck on the host afterwards, and with --seed the
 # file's contents too (debugfs; seed-verify.log): host.ktap, a KTAP
 # document of these checks (e2fsck_clean, seed_data_verified). With --seed
@@ -70,7 +73,7 @@ fi
 
 mkdir -p "$out"
 root=$out/initramfs.root
-rm -rf "$root" "$out/console.log" "$out/result.txt" "$out/trace.log"
+rm -rf "$root" "$out/console.log" "$out/result.txt" "$out/trace.log" "$out/results.log"
 mkdir -p "$root/bin"
 powerpc-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
 	"$top/qemu/guest/e500-init.c"
@@ -91,7 +94,7 @@ fs_size=(1G)
 mke2fs -q -F -t ext2 -E nodiscard "$card" "${fs_size[@]}"
 
 qemu=(qemu-system-ppc) dir=$out ctl=(-device sdhci-pci)
-append="console=ttyS0 panic=-1 loglevel=7"
+append="console=ttyS0 panic=-1 loglevel=7 mmcc.results=ttyS1"
 [ -z "$seed" ] || append+=" mmcc.e500=seed mmcc.elevator=$seed mmcc.seed_mib=$seed_mib"
 if [ $esdhc = 1 ]; then
 	# QEMU 10 runs in the Debian 13 root and sees the run's directory
@@ -108,6 +111,7 @@ if [ $esdhc = 1 ]; then
 		# the same kernel, initrd and command line: QEMU puts their
 		# places into /chosen, and -dtb takes the tree as it is
 		"${qemu[@]}" -M "ppce500,dumpdtb=$dir/qemu.dtb" -cpu e500v2 -m "$mem" \
+			-serial null -serial null \
 			-nographic -nic none -kernel "$dir/vmlinux" \
 			-initrd "$dir/initrd.gz" -append "$append" >/dev/null 2>&1
 		chroot "$troot" dtc -q -I dtb -O dts -o "$dir/qemu.dts" "$dir/qemu.dtb"
@@ -124,7 +128,8 @@ tracing=()
 	-trace enable=sdcard_write_block -trace enable=sdcard_read_block)
 set +e
 timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
-	-m "$mem" -nographic -no-reboot -kernel "$([ $esdhc = 1 ] && echo "$dir/vmlinux" || echo "$kernel")" \
+	-m "$mem" -nographic -no-reboot \
+	-serial mon:stdio -serial "file:$dir/results.log" -kernel "$([ $esdhc = 1 ] && echo "$dir/vmlinux" || echo "$kernel")" \
 	-initrd "$dir/initrd.gz" \
 	-append "$append" \
 	"${ctl[@]}" "${tracing[@]}" \
@@ -142,7 +147,9 @@ fi
 # KUnit printed it), and the guest's lines.
 tr -d '\r' <"$out/console.log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' \
 	>"$out/kunit.log" || true
-sed -n 's/^MMCC //p' "$out/kunit.log" >"$out/result.txt" || true
+results=$out/kunit.log
+[ -s "$out/results.log" ] && results=$out/results.log
+tr -d '\r' <"$results" | sed -n 's/^MMCC //p' >"$out/result.txt" || true
 # The host's checks of the card, a KTAP document of their own.
 (
 # shellcheck source=tests/lib/ktap.sh

@@ -49,11 +49,58 @@ suite() { # NAME COMMAND...
 		"$((skipped - s0)) skipped in $(( $(date +%s) - start )) s"
 }
 
+# Kernels the later groups need (6.12 and lint: Linux 6.12's x86_64
+# guest; e500: the ppc one), made on the second core while the earlier
+# groups run their guests on the first (a TCG guest is one vCPU thread).
+# With a cold ccache they take about 20 minutes of both cores
+# (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc); one job at nice 10
+# leaves the running guest its core. The group that needs them waits for
+# them, then runs kernel.sh itself, which finds them made (seconds) or
+# reports the build's failure as that group's. Their log:
+# build/test-logs/kernels.log.
+kernels_pid=''
+kernels_start() {
+	local k kernels=()
+	for k in "$@"; do
+		case $k in
+		6.12 | lint) kernels+=(x86_64-6.12) ;;
+		e500) kernels+=(ppc) ;;
+		esac
+	done
+	[ ${#kernels[@]} -gt 0 ] || return 0
+	mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | sort -u)
+	diag "kernels: building ${kernels[*]} beside the groups before them" \
+		"(one job, nice 10; build/test-logs/kernels.log)"
+	# a session of their own, so that a stopped check stops them too
+	# shellcheck disable=SC2016 # $1 and $@ are the inner bash's
+	KERNEL_JOBS=1 setsid nice -n 10 bash -c \
+		'for k in "${@:2}"; do "$1" "$k" || exit 1; done' \
+		kernels "$top/qemu/setup/kernel.sh" "${kernels[@]}" \
+		>"$log_dir/kernels.log" 2>&1 </dev/null &
+	kernels_pid=$!
+	trap 'kernels_stop' EXIT
+	trap 'exit 130' INT TERM
+}
+kernels_stop() {
+	[ -z "$kernels_pid" ] || kill -- "-$kernels_pid" 2>/dev/null || true
+}
+kernels_wait() {
+	local start rc=0
+	[ -n "$kernels_pid" ] || return 0
+	start=$(date +%s)
+	wait "$kernels_pid" || rc=$?
+	kernels_pid=''
+	diag "kernels: waited $(( $(date +%s) - start )) s for the builds beside the" \
+		"earlier groups (status $rc; build/test-logs/kernels.log)"
+}
+
 groups=("${@:-unit}")
 suite_logs=()
+kernels_start "${groups[@]}"
 ktap_begin check ${#groups[@]}
 diag "groups: ${groups[*]}"
 for what in "${groups[@]}"; do
+	case $what in 6.12 | lint | e500) kernels_wait ;; esac
 	case $what in
 	unit)
 		unit_suites=(cardtrace cardtime window fuzz ktap docs)

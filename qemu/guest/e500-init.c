@@ -32,12 +32,16 @@
  * version 1", "MMCC ok N NAME", "MMCC # NAME: why" and "MMCC not ok N
  * NAME" (blkcheck's results taken in and numbered on), "MMCC # Totals:
  * ...", with "MMCC KV key=value", "MMCC STAT name value" and "MMCC MARKER
- * k" in seed mode, followed by "MMCC DONE". KUnit suites are built in and
+ * k" in seed mode, followed by "MMCC DONE". With "mmcc.results=ttyS1"
+ * (qemu/run-e500.sh gives QEMU a second serial port) the same lines also
+ * go to /dev/ttyS1, which printk does not share, so that no kernel
+ * message can land inside one of them. KUnit suites are built in and
  * print their own KTAP on the console during boot.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64	/* 32-bit guests: offsets past 2 GiB */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +50,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,23 +59,99 @@
 #define IOSCHED	"/sys/block/mmcblk0/queue/iosched/"
 #define STATS	"/sys/kernel/debug/block/mmcblk0/sched/stats"
 
+/* "mmcc.KEY=VALUE" on the kernel command line: VALUE into val. */
+static int cmdline_arg(const char *key, char *val, size_t len)
+{
+	char line[1024], *tok, *save;
+	size_t klen = strlen(key);
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	line[n > 0 ? n : 0] = '\0';
+	for (tok = strtok_r(line, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save))
+		if (!strncmp(tok, "mmcc.", 5) && !strncmp(tok + 5, key, klen) &&
+		    tok[5 + klen] == '=') {
+			snprintf(val, len, "%s", tok + 6 + klen);
+			return 0;
+		}
+	return -1;
+}
+
 static unsigned int ktap_n, ktap_pass, ktap_fail;
+static int results_fd = -1;	/* the results port, when there is one */
+
+/*
+ * One "MMCC " line, made whole before it is written: to the console, and
+ * to the results port in a single write(), so that it arrives there in
+ * one piece whatever else the console carries.
+ */
+static void mmcc(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	memcpy(line, "MMCC ", 5);
+	va_start(ap, fmt);
+	n = vsnprintf(line + 5, sizeof(line) - 6, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	n = 5 + (n < (int)sizeof(line) - 6 ? n : (int)sizeof(line) - 7);
+	line[n++] = '\n';
+	fwrite(line, 1, n, stdout);
+	fflush(stdout);
+	if (results_fd >= 0 && write(results_fd, line, n) != n) {
+		close(results_fd);
+		results_fd = -1;
+		printf("e500-init: the results port failed; results on the console only\n");
+	}
+}
+
+/* /dev/ttyS1 as the results port, raw (no CR added to each line). */
+static void results_open(void)
+{
+	char port[16] = "";
+	struct termios t;
+
+	if (cmdline_arg("results", port, sizeof(port)) || strcmp(port, "ttyS1"))
+		return;
+	results_fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
+	if (results_fd < 0) {
+		printf("e500-init: no /dev/ttyS1 (%s); results on the console only\n",
+		       strerror(errno));
+		return;
+	}
+	if (!tcgetattr(results_fd, &t)) {
+		cfmakeraw(&t);
+		tcsetattr(results_fd, TCSANOW, &t);
+	}
+}
 
 /* A KTAP result: "ok N NAME", or "# NAME: WHY" and "not ok N NAME". */
 static void result(int ok, const char *name, const char *why)
 {
+	char text[512];
+	size_t i;
+
 	ktap_n++;
 	if (ok) {
 		ktap_pass++;
-		printf("MMCC ok %u %s\n", ktap_n, name);
-	} else {
-		ktap_fail++;
-		printf("MMCC # %s: ", name);
-		for (; *why; why++)
-			putchar(*why == '\n' ? ' ' : *why);
-		printf("\nMMCC not ok %u %s\n", ktap_n, name);
+		mmcc("ok %u %s", ktap_n, name);
+		return;
 	}
-	fflush(stdout);
+	ktap_fail++;
+	/* the reason on one line */
+	for (i = 0; why[i] && i < sizeof(text) - 1; i++)
+		text[i] = why[i] == '\n' ? ' ' : why[i];
+	text[i] = '\0';
+	mmcc("# %s: %s", name, text);
+	mmcc("not ok %u %s", ktap_n, name);
 }
 
 static int write_file(const char *path, const char *text)
@@ -229,7 +310,10 @@ static void blkcheck_line(char *line)
 	} else if (!strncmp(line, "MMCC RESULT fail ", 17)) {
 		ok = 0;
 	} else {
-		printf("%s\n", line);
+		if (!strncmp(line, "MMCC ", 5))
+			mmcc("%s", line + 5);
+		else
+			printf("%s\n", line);
 		return;
 	}
 	name = line + 17;
@@ -273,29 +357,6 @@ static void run_blkcheck(const char *const argv[])
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) == 127)
 		result(0, argv[1], "could not run blkcheck");
-}
-
-/* "mmcc.KEY=VALUE" on the kernel command line: VALUE into val. */
-static int cmdline_arg(const char *key, char *val, size_t len)
-{
-	char line[1024], *tok, *save;
-	size_t klen = strlen(key);
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	line[n > 0 ? n : 0] = '\0';
-	for (tok = strtok_r(line, "\n ", &save); tok;
-	     tok = strtok_r(NULL, "\n ", &save))
-		if (!strncmp(tok, "mmcc.", 5) && !strncmp(tok + 5, key, klen) &&
-		    tok[5 + klen] == '=') {
-			snprintf(val, len, "%s", tok + 6 + klen);
-			return 0;
-		}
-	return -1;
 }
 
 static int read_text(const char *path, char *buf, size_t len)
@@ -344,7 +405,7 @@ static int marker(int k)
 	if (fd >= 0)
 		close(fd);
 	free(buf);
-	printf("MMCC MARKER %d\n", k);
+	mmcc("MARKER %d", k);
 	return ok ? 0 : -1;
 }
 
@@ -401,8 +462,10 @@ static void print_stats(void)
 
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
-		printf("MMCC STAT %s", line);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		mmcc("STAT %s", line);
+	}
 	fclose(f);
 }
 
@@ -427,21 +490,21 @@ static void run_seed(const char *elevator, unsigned int mib)
 		return;
 	}
 	marker_base = sectors - 1024;
-	printf("MMCC KV card_sectors=%llu\n", sectors);
-	printf("MMCC KV marker_base=%llu\n", marker_base);
+	mmcc("KV card_sectors=%llu", sectors);
+	mmcc("KV marker_base=%llu", marker_base);
 	if (*elevator && write_file(SCHED, elevator)) {
 		result(0, "seed_elevator", strerror(errno));
 		return;
 	}
 	read_text(SCHED, buf, sizeof(buf));
-	printf("MMCC KV scheduler=%s\n", buf);
+	mmcc("KV scheduler=%s", buf);
 	snprintf(why, sizeof(why), "[%s]", elevator);
 	result(!*elevator || strstr(buf, why), "seed_elevator", buf);
 	if (mount(DEV, "/mnt", "ext2", 0, NULL)) {
 		result(0, "seed_mount", strerror(errno));
 		return;
 	}
-	printf("MMCC KV fs=ext2 file_kib=%u\n", mib * 1024);
+	mmcc("KV fs=ext2 file_kib=%u", mib * 1024);
 
 	ok = !marker(1);
 	t0 = now_s();
@@ -450,10 +513,10 @@ static void run_seed(const char *elevator, unsigned int mib)
 	sync();
 	t1 = now_s();
 	ok &= !marker(2);
-	printf("MMCC KV guest_seconds=%.2f\n", t1 - t0);
-	printf("MMCC KV guest_kbps=%.0f\n", mib * 1024 / (t1 - t0));
-	printf("MMCC KV workload_kbps=%.0f\n", mib * 1024 / (ts - t0));
-	printf("MMCC KV sync_seconds=%.2f\n", t1 - ts);
+	mmcc("KV guest_seconds=%.2f", t1 - t0);
+	mmcc("KV guest_kbps=%.0f", mib * 1024 / (t1 - t0));
+	mmcc("KV workload_kbps=%.0f", mib * 1024 / (ts - t0));
+	mmcc("KV sync_seconds=%.2f", t1 - ts);
 	result(ok, "seed_write", "write, sync or a marker read failed");
 	print_stats();
 	if (strstr(buf, "[coalesce]")) {
@@ -484,12 +547,14 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("MMCC KTAP version 1\nMMCC # e500\n");
+	results_open();
+	mmcc("KTAP version 1");
+	mmcc("# e500");
 	/* blkcheck's scratch area: past the 1 GiB file system */
 	setenv("BLKCHECK_BASE", "4194304", 1);
 	/* The ioctl is mmc_block's: check it as on the stock stack. */
 	setenv("BLKCHECK_STOCK", "1", 1);
-	printf("MMCC BOOTED e500\n");
+	mmcc("BOOTED e500");
 
 	if (wait_for_card()) {
 		result(0, "card_detected", "no readable " DEV " after 30 s");
@@ -503,8 +568,8 @@ int main(void)
 		cmdline_arg("elevator", elevator, sizeof(elevator));
 		if (!cmdline_arg("seed_mib", arg, sizeof(arg)))
 			mib = strtoul(arg, NULL, 10);
-		printf("MMCC KV seed_mib=%u elevator=%s\n", mib,
-		       *elevator ? elevator : "default");
+		mmcc("KV seed_mib=%u elevator=%s", mib,
+		     *elevator ? elevator : "default");
 		run_seed(elevator, mib ? mib : 128);
 		goto out;
 	}
@@ -565,8 +630,8 @@ raw:
 	}
 out:
 	sync();
-	printf("MMCC # Totals: pass:%u fail:%u skip:0\n", ktap_pass, ktap_fail);
-	printf("MMCC DONE\n");
+	mmcc("# Totals: pass:%u fail:%u skip:0", ktap_pass, ktap_fail);
+	mmcc("DONE");
 	fflush(stdout);
 	reboot(RB_POWER_OFF);
 	return 0;

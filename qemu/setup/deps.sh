@@ -66,12 +66,23 @@ done
 mapfile -t want < <(printf '%s\n' "${want[@]}" | sort -u)
 
 # One dpkg-query for all of them; a package it does not know is missing.
-mapfile -t have < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${want[@]}" 2>/dev/null |
-	awk '$1 ~ /^[ih]i$/ { print $2 }')
-missing=()
-for p in "${want[@]}"; do
-	case " ${have[*]} " in *" $p "*) ;; *) missing+=("$p") ;; esac
-done
+missing_now() {
+	local have p
+	mapfile -t have < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${want[@]}" 2>/dev/null |
+		awk '$1 ~ /^[ih]i$/ { print $2 }')
+	missing=()
+	for p in "${want[@]}"; do
+		case " ${have[*]} " in *" $p "*) ;; *) missing+=("$p") ;; esac
+	done
+}
+missing_now
+[ ${#missing[@]} -eq 0 ] && exit 0
+# make check installs while kernels build beside it (tests/check.sh): one
+# deps.sh installs at a time, and the next looks again once it has the
+# lock; apt itself waits for any other user of the dpkg lock.
+exec 8>/tmp/mmc-coalesce-deps.lock
+flock 8
+missing_now
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "deps: installing ${missing[*]} (apt-get; a minute, a few on a fresh machine)"
@@ -83,9 +94,10 @@ log=/tmp/mmc-coalesce-apt.log
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine has empty (or stale) package lists: update once when the
 # install fails, then try again.
-if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
-	apt-get update -qq >>"$log" 2>&1 || true
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1 || {
+apt=(apt-get -o DPkg::Lock::Timeout=600)
+if ! "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+	"${apt[@]}" update -qq >>"$log" 2>&1 || true
+	"${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1 || {
 		echo "deps.sh: apt-get install failed; see $log" >&2
 		tail -n 20 "$log" >&2
 		exit 1

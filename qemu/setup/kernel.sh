@@ -6,6 +6,8 @@
 # same x86_64 guest from Debian 13's linux-source-6.12.
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
 # Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc]
+# KERNEL_JOBS=N: make -jN (default: one per CPU); tests/check.sh builds
+# with 1 beside a running guest.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -14,6 +16,8 @@ version=6.1
 [ "$arch" != x86_64-6.12 ] || version=6.12
 src=$top/build/linux-$version
 out=$top/build/kernel-$arch
+jobs=${KERNEL_JOBS:-$(nproc)}
+case $jobs in '' | *[!0-9]* | 0) echo "kernel.sh: KERNEL_JOBS wants a number of jobs, not '$jobs'" >&2; exit 2 ;; esac
 
 # the build packages and build/linux-VERSION, extracted once
 "$here/kernel-source.sh" "$version"
@@ -84,7 +88,7 @@ if [ ! -f "$out/$image" ]; then
 fi
 log=$out/build.log
 start=$(date +%s)
-if ! "${kmake[@]}" -j"$(nproc)" $target >"$log" 2>&1; then
+if ! "${kmake[@]}" -j"$jobs" $target >"$log" 2>&1; then
 	echo "kernel.sh: build failed; last lines of $log:" >&2
 	tail -n 30 "$log" >&2
 	exit 1

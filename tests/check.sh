@@ -68,7 +68,7 @@ kernels_start() {
 		esac
 	done
 	[ ${#kernels[@]} -gt 0 ] || return 0
-	mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | sort -u)
+	mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | awk '!seen[$0]++')
 	diag "kernels: building ${kernels[*]} beside the groups before them" \
 		"(one job, nice 10; build/test-logs/kernels.log)"
 	# a session of their own, so that a stopped check stops them too

@@ -70,8 +70,9 @@ stats_consistent() {
 }
 
 # Diagnostics (mmcc.sample=SECONDS): every SECONDS, the dirty and writeback
-# page counts and the CPU time of the writer, the flusher and interrupt threads, as
-# "MMCC SAMPLE" lines.
+# page counts, the CPU time of the writer, the flusher and interrupt
+# threads, and the whole guest's (/proc/stat's first line: user, nice,
+# system, idle, iowait, irq, softirq ticks), as "MMCC SAMPLE" lines.
 cpu_ticks() { # $1: comm prefix; user+system ticks summed over the matches
 	t=0
 	for s in /proc/[0-9]*/stat; do
@@ -95,7 +96,8 @@ start_sampler() {
 			say "SAMPLE t=$(uptime_cs) dirty=$1 writeback=$2" \
 				"dd=$(cpu_ticks dd) blkcheck=$(cpu_ticks blkcheck)" \
 				"flush=$(cpu_ticks kworker)" \
-				"irq=$(cpu_ticks irq/)"
+				"irq=$(cpu_ticks irq/)" \
+				"cpu=$(awk '/^cpu / { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8; exit }' /proc/stat)"
 			sleep "$period"
 		done
 	) &

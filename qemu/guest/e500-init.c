@@ -92,17 +92,15 @@ static int results_fd = -1;	/* the results port, when there is one */
  */
 static void mmcc(const char *fmt, ...)
 {
-	char line[1024];
+	char line[1024] = "MMCC ";
 	va_list ap;
-	int n;
+	ssize_t n;
 
-	memcpy(line, "MMCC ", 5);
 	va_start(ap, fmt);
-	n = vsnprintf(line + 5, sizeof(line) - 6, fmt, ap);
+	/* cut to fit, with room left for the newline */
+	vsnprintf(line + 5, sizeof(line) - 6, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	n = 5 + (n < (int)sizeof(line) - 6 ? n : (int)sizeof(line) - 7);
+	n = strlen(line);
 	line[n++] = '\n';
 	fwrite(line, 1, n, stdout);
 	fflush(stdout);

@@ -125,7 +125,7 @@ bench_run() {
 	# both stacks get 128 there (echo 128 > queue/nr_requests)
 	case $label in *-usb) kopt="$kopt mmcc.nr_requests=128" ;; esac
 	# ours is the elevator: no --elevator for it
-	case $stack in ours* | ourhost*) ;; *) elv_opt=(--elevator "$elv") ;; esac
+	case $stack in ours*) ;; *) elv_opt=(--elevator "$elv") ;; esac
 	[ -z "$card" ] || card_opt=(--card-profile "$card")
 	if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
 		echo "bench: reusing $run" >&2
@@ -169,7 +169,7 @@ for rep in $(seq 1 "$repeat"); do
 	for scen in $scenarios; do
 		for stack in $stacks; do
 			case $stack in
-			ours* | ourhost*) bench_run "$scen" "$scen" "$stack" coalesce "$rep" ;;
+			ours*) bench_run "$scen" "$scen" "$stack" coalesce "$rep" ;;
 			*)
 				for elv in $elevators; do
 					bench_run "$scen" "$scen" "$stack" "$elv" "$rep"

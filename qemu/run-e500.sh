@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot the e500 (32-bit big-endian PowerPC) kernel with our host and block
-# drivers built in, on QEMU's ppce500 machine with an SD card behind
-# sdhci-pci, and run the e500 boot test (qemu/guest/e500-init.c).
+# drivers built in on QEMU 10's ppce500 machine (from the Debian 13 root,
+# qemu/setup/trixie-root.sh: Debian 12's QEMU 7.2 has no eSDHC model),
+# with an SD card on the machine's own Freescale eSDHC (device tree node
+# sdhc@2e000, big-endian registers), and run the e500 boot test
+# (qemu/guest/e500-init.c).
 #
-# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS] [--esdhc [--esdhc-clock HZ]]
-#                         [--seed ELEVATOR [--seed-mib N]] [--mem MiB]
-# --esdhc: the card on the machine's own Freescale eSDHC (device tree
-# node sdhc@2e000, "fsl,esdhc", big-endian registers) instead of
-# sdhci-pci: QEMU 10 from the Debian 13 root (qemu/setup/trixie-root.sh), since
-# Debian 12's QEMU 7.2 has no eSDHC model.
-# --esdhc-clock HZ: the same, with "clock-frequency = <HZ>" added to the
-# eSDHC node of QEMU's device tree (dumped, edited with dtc from the
-# Debian 13 root, passed back with -dtb), as U-Boot fills it in on boards.
+# Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS]
+#                         [--compatible LIST] [--esdhc-clock HZ]
+#                         [--seed ELEVATOR [--seed-mib N] | --nobind]
+#                         [--mem MiB]
+# QEMU's own tree names no part: its eSDHC node says only "fsl,esdhc",
+# which the driver does not take (only stock sdhci-of-esdhc serves the
+# whole family). A board's tree names its SoC first, so the tree is
+# dumped, edited with dtc from the Debian 13 root and passed back with
+# -dtb:
+# --compatible LIST: the node's compatible list, default
+#   '"fsl,p1022-esdhc", "fsl,esdhc"' (P1022's, from the kernel's
+#   p1022si-post.dtsi: the part with no quirk beyond the eSDHC base set,
+#   as QEMU's model has none); "qemu" boots QEMU's tree unedited.
+# --esdhc-clock HZ: also "clock-frequency = <HZ>" in the node, as U-Boot
+#   fills it in on boards.
+# --nobind: instead of the boot test, the guest only checks that the host
+#   driver is registered and bound no device (e500-init.c run_nobind):
+#   with --compatible qemu, the node it must leave to stock
+#   sdhci-of-esdhc.
 # --seed ELEVATOR: instead of the boot test, the seed's workload
 # (e500-init.c run_seed): ext2 over the whole card (made here), the card's
 # scheduler set to ELEVATOR (mq-deadline, coalesce, none), an N MiB file
@@ -40,16 +53,17 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-out='' limit=900 esdhc=0 esdhc_clock=''
-seed='' seed_mib=128 mem=256
+out='' limit=900 esdhc_clock='' compatible='"fsl,p1022-esdhc", "fsl,esdhc"'
+seed='' seed_mib=128 mem=256 nobind=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
 	--seed) seed=$2; shift ;;
+	--nobind) nobind=1 ;;
 	--seed-mib) seed_mib=$2; shift ;;
 	--mem) mem=$2; shift ;;
-	--esdhc) esdhc=1 ;;
-	--esdhc-clock) esdhc=1 esdhc_clock=$2; shift ;;
+	--compatible) compatible=$2; shift ;;
+	--esdhc-clock) esdhc_clock=$2; shift ;;
 	--timeout) limit=$2; shift ;;
 	*) echo "run-e500.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -60,16 +74,23 @@ case $seed in
 '' | none | mq-deadline | coalesce) ;;
 *) echo "run-e500.sh: --seed takes none, mq-deadline or coalesce (the kernel's schedulers)" >&2; exit 2 ;;
 esac
+[ -z "$seed" ] || [ $nobind = 0 ] || { echo "run-e500.sh: --seed or --nobind, not both" >&2; exit 2; }
 case $seed_mib$mem in
 *[!0-9]*) echo "run-e500.sh: --seed-mib and --mem want MiB" >&2; exit 2 ;;
 esac
 kernel=$top/build/kernel-ppc/vmlinux
 [ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/setup/kernel.sh ppc)" >&2; exit 2; }
-"$here/setup/deps.sh" ppc qemu
-if [ $esdhc = 1 ]; then
-	"$here/setup/trixie-root.sh" qemu-system-ppc ${esdhc_clock:+device-tree-compiler}
-	troot=$top/build/trixie-root
-fi
+case $esdhc_clock in
+'' | *[!0-9]*) [ -z "$esdhc_clock" ] || { echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2; } ;;
+esac
+case $compatible in
+qemu) [ -z "$esdhc_clock" ] || { echo "run-e500.sh: --esdhc-clock edits the tree: not with --compatible qemu" >&2; exit 2; } ;;
+*\"fsl,*) ;;
+*) echo "run-e500.sh: --compatible wants a device tree list such as '\"fsl,p1022-esdhc\", \"fsl,esdhc\"', or qemu" >&2; exit 2 ;;
+esac
+"$here/setup/deps.sh" ppc
+"$here/setup/trixie-root.sh" qemu-system-ppc device-tree-compiler
+troot=$top/build/trixie-root
 
 mkdir -p "$out"
 root=$out/initramfs.root
@@ -93,34 +114,33 @@ fs_size=(1G)
 [ -z "$seed" ] || fs_size=()
 mke2fs -q -F -t ext2 -E nodiscard "$card" "${fs_size[@]}"
 
-qemu=(qemu-system-ppc) dir=$out ctl=(-device sdhci-pci)
 append="console=ttyS0 panic=-1 loglevel=7 mmcc.results=ttyS1"
 [ -z "$seed" ] || append+=" mmcc.e500=seed mmcc.elevator=$seed mmcc.seed_mib=$seed_mib"
-if [ $esdhc = 1 ]; then
-	# QEMU 10 runs in the Debian 13 root and sees the run's directory
-	# there; no NIC (the default one wants a ROM the root lacks)
-	mnt=$troot/run-e500
-	mkdir -p "$mnt"
-	mountpoint -q "$mnt" && umount "$mnt"
-	mount --bind "$out" "$mnt"
-	trap 'umount "$mnt" 2>/dev/null || true' EXIT
-	cp "$kernel" "$out/vmlinux"
-	qemu=(chroot "$troot" qemu-system-ppc) dir=/run-e500 ctl=(-nic none)
-	if [ -n "$esdhc_clock" ]; then
-		case $esdhc_clock in *[!0-9]* | '') echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2 ;; esac
-		# the same kernel, initrd and command line: QEMU puts their
-		# places into /chosen, and -dtb takes the tree as it is
-		"${qemu[@]}" -M "ppce500,dumpdtb=$dir/qemu.dtb" -cpu e500v2 -m "$mem" \
-			-serial null -serial null \
-			-nographic -nic none -kernel "$dir/vmlinux" \
-			-initrd "$dir/initrd.gz" -append "$append" >/dev/null 2>&1
-		chroot "$troot" dtc -q -I dtb -O dts -o "$dir/qemu.dts" "$dir/qemu.dtb"
-		sed -i "s/compatible = \"fsl,esdhc\";/&\n\t\t\tclock-frequency = <$esdhc_clock>;/" "$out/qemu.dts"
-		grep -q "clock-frequency = <$esdhc_clock>" "$out/qemu.dts" ||
-			{ echo "run-e500.sh: no fsl,esdhc node in QEMU's device tree" >&2; exit 1; }
-		chroot "$troot" dtc -q -I dts -O dtb -o "$dir/board.dtb" "$dir/qemu.dts"
-		ctl+=(-dtb "$dir/board.dtb")
-	fi
+[ $nobind = 0 ] || append+=" mmcc.e500=nobind"
+# QEMU 10 runs in the Debian 13 root and sees the run's directory there;
+# no NIC (the default one wants a ROM the root lacks)
+mnt=$troot/run-e500
+mkdir -p "$mnt"
+mountpoint -q "$mnt" && umount "$mnt"
+mount --bind "$out" "$mnt"
+trap 'umount "$mnt" 2>/dev/null || true' EXIT
+cp "$kernel" "$out/vmlinux"
+qemu=(chroot "$troot" qemu-system-ppc) dir=/run-e500 ctl=(-nic none)
+if [ "$compatible" != qemu ]; then
+	# the same kernel, initrd and command line: QEMU puts their places
+	# into /chosen, and -dtb takes the tree as it is
+	"${qemu[@]}" -M "ppce500,dumpdtb=$dir/qemu.dtb" -cpu e500v2 -m "$mem" \
+		-serial null -serial null \
+		-nographic -nic none -kernel "$dir/vmlinux" \
+		-initrd "$dir/initrd.gz" -append "$append" >/dev/null 2>&1
+	chroot "$troot" dtc -q -I dtb -O dts -o "$dir/qemu.dts" "$dir/qemu.dtb"
+	grep -q 'compatible = "fsl,esdhc";' "$out/qemu.dts" ||
+		{ echo "run-e500.sh: no fsl,esdhc node in QEMU's device tree" >&2; exit 1; }
+	node="compatible = $compatible;"
+	[ -z "$esdhc_clock" ] || node+="\n\t\t\tclock-frequency = <$esdhc_clock>;"
+	sed -i "s/compatible = \"fsl,esdhc\";/${node//\//\\/}/" "$out/qemu.dts"
+	chroot "$troot" dtc -q -I dts -O dtb -o "$dir/board.dtb" "$dir/qemu.dts"
+	ctl+=(-dtb "$dir/board.dtb")
 fi
 tracing=()
 [ -z "$seed" ] || tracing=(-msg timestamp=on -D "$dir/trace.log"
@@ -129,7 +149,7 @@ tracing=()
 set +e
 timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
 	-m "$mem" -nographic -no-reboot \
-	-serial mon:stdio -serial "file:$dir/results.log" -kernel "$([ $esdhc = 1 ] && echo "$dir/vmlinux" || echo "$kernel")" \
+	-serial mon:stdio -serial "file:$dir/results.log" -kernel "$dir/vmlinux" \
 	-initrd "$dir/initrd.gz" \
 	-append "$append" \
 	"${ctl[@]}" "${tracing[@]}" \
@@ -137,11 +157,9 @@ timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
 	-device sd-card,drive=card0 </dev/null >"$out/console.log" 2>&1
 rc=$?
 set -e
-if [ $esdhc = 1 ]; then
-	umount "$mnt"
-	trap - EXIT
-	rm -f "$out/vmlinux"
-fi
+umount "$mnt"
+trap - EXIT
+rm -f "$out/vmlinux"
 
 # The kernel's lines without their printk time stamps (KUnit's KTAP as
 # KUnit printed it), and the guest's lines.

@@ -3,7 +3,7 @@
 # Boot the x86_64 guest under QEMU (TCG) with an emulated SD card behind
 # sdhci-pci, run one scenario, and keep what the card saw.
 #
-# Usage: qemu/run.sh --scenario NAME --out DIR [--stack stock|ours|ourhost]
+# Usage: qemu/run.sh --scenario NAME --out DIR [--stack stock|ours]
 #                    [--elevator NAME] [--args a=1,b=2] [--mem MiB]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
@@ -15,9 +15,10 @@
 #
 # Stacks: stock (sdhci-pci + mmc_block, the kernel's default elevator or
 # --elevator), ours (sdhci-pci + mmc_block + the coalesce I/O scheduler,
-# coalesce-iosched.ko; --args are its module parameters), ourhost (our
-# sdhci-esdhc-e500 + mmc_block + coalesce). ours and ourhost ARE the
-# elevator: --elevator is refused with them (except "coalesce").
+# coalesce-iosched.ko; --args are its module parameters). ours IS the
+# elevator: --elevator is refused with it (except "coalesce"). Our host
+# driver runs on the e500 guest (qemu/run-e500.sh), not here: it binds
+# only the eSDHC of e500 device trees.
 #
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
 # sdhci trace events) and result.txt (the guest's "MMCC" lines without
@@ -102,17 +103,13 @@ if [ -z "$scenario" ] || [ -z "$out" ]; then
 fi
 case $stack in
 stock) ;;
-ours | ourhost)
+ours)
 	if [ -n "$elevator" ] && [ "$elevator" != coalesce ]; then
 		echo "run.sh: --stack $stack is the coalesce elevator; --elevator $elevator makes no sense with it" >&2
 		exit 2
 	fi ;;
-*) echo "run.sh: --stack must be stock, ours or ourhost (not '$stack')" >&2; exit 2 ;;
+*) echo "run.sh: --stack must be stock or ours (not '$stack')" >&2; exit 2 ;;
 esac
-if [ "$usb" = 1 ] && [ "$stack" = ourhost ]; then
-	echo "run.sh: --usb runs stock or ours (a USB stick has no SD host)" >&2
-	exit 2
-fi
 case $card_gib in
 1 | 2 | 4 | 8 | 16 | 32) ;;
 *) echo "run.sh: --card-gib must be a power of two from 1 to 32 (QEMU refuses other sizes)" >&2; exit 2 ;;

@@ -96,7 +96,10 @@ stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
 
 # The kernel-patch series for 6.12, applied to a hard-linked copy of the
 # tree and built in tree: our objects with W=1, against the 6.12 guest's
-# configuration with our four symbols as modules.
+# configuration with our four symbols as modules. The host driver wants a
+# device tree and an e500 kernel or COMPILE_TEST, so this x86_64
+# configuration also gets OF, COMPILE_TEST and the SDHCI platform helpers:
+# a compile test of the device-tree driver against 6.12.
 series_build() {
 	local tree=$top/build/linux-6.12-series sout=$top/build/kernel-6.12-series
 	local slog=$runs/6.12-series.log objs=() f sym missing=''
@@ -110,6 +113,8 @@ series_build() {
 	fi
 	mkdir -p "$sout"
 	cp "$kout/.config" "$sout/.config"
+	printf 'CONFIG_%s=y\n' OF COMPILE_TEST >>"$sout/.config"
+	echo CONFIG_MMC_SDHCI_PLTFM=m >>"$sout/.config"
 	for sym in MQ_IOSCHED_COALESCE MQ_IOSCHED_COALESCE_KUNIT_TEST \
 		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
 		echo "CONFIG_$sym=m" >>"$sout/.config"
@@ -120,12 +125,10 @@ series_build() {
 		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
 		grep -qx "CONFIG_$sym=m" "$sout/.config" || missing="$missing $sym"
 	done
-	# the objects the series adds that this configuration builds (no OF
-	# on x86_64: the OF glue is built by the e500 kernel, from 6.1's series)
+	# the objects the series adds
 	for f in "$tree"/block/coalesce-*.c "$tree"/block/reorder_window*.c \
 		"$tree"/drivers/mmc/host/esdhc-*.c \
-		"$tree"/drivers/mmc/host/sdhci-esdhc-e500-main.c \
-		"$tree"/drivers/mmc/host/sdhci-esdhc-e500-pci.c; do
+		"$tree"/drivers/mmc/host/sdhci-esdhc-e500-of.c; do
 		[ -f "$f" ] && objs+=("${f#"$tree"/}")
 	done
 	objs=("${objs[@]/%.c/.o}")

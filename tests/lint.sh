@@ -26,7 +26,11 @@
 #                    C file: 6.1 and 6.12 from one source, one place;
 #  - kconfig/parses  the kernel's Kconfig parser reads ./Kconfig (which
 #                    sources both drivers' entries) without a warning,
-#                    and allyesconfig turns every one of our symbols on.
+#                    and allyesconfig without stock sdhci-of-esdhc turns
+#                    every one of our symbols on;
+#  - kconfig/one_esdhc_driver  plain allyesconfig, which turns the stock
+#                    driver on, leaves our host driver off: the two take
+#                    the same device tree nodes.
 # checkpatch and the builds need the guest kernels (make kernel,
 # make kernel-6.12);
 # Debian's shellcheck package is installed by qemu/setup/deps.sh lint.
@@ -231,17 +235,20 @@ else
 	kc=$top/build/lint-kconfig
 	mkdir -p "$kc"
 	{
-		for sym in BLOCK MMC PCI OF MODULES; do
+		for sym in BLOCK MMC PCI OF MODULES PPC_85xx; do
 			printf 'config %s\n\tdef_bool y\n' "$sym"
 		done
-		for sym in KUNIT MMC_SDHCI MMC_SDHCI_IO_ACCESSORS; do
+		for sym in KUNIT MMC_SDHCI MMC_SDHCI_IO_ACCESSORS MMC_SDHCI_PLTFM; do
 			printf 'config %s\n\ttristate\n\tdefault y\n' "$sym"
 		done
+		printf 'config MMC_SDHCI_OF_ESDHC\n\ttristate "stock eSDHC driver"\n'
 		echo 'source "Kconfig"'
 	} >"$kc/Kconfig.stub"
+	echo '# CONFIG_MMC_SDHCI_OF_ESDHC is not set' >"$kc/no-stock.config"
 	# conf writes include/config/ and include/generated/ under the
 	# current directory: run it in the scratch one
 	out=$(cd "$kc" && srctree=$top KCONFIG_CONFIG=$kc/.config \
+		KCONFIG_ALLCONFIG=$kc/no-stock.config \
 		"$conf" --allyesconfig "$kc/Kconfig.stub" 2>&1)
 	rc=$?
 	missing=''
@@ -255,6 +262,14 @@ else
 		ko kconfig/parses "allyesconfig left off:$missing"
 	else
 		ok kconfig/parses
+	fi
+	(cd "$kc" && srctree=$top KCONFIG_CONFIG=$kc/stock.config \
+		"$conf" --allyesconfig "$kc/Kconfig.stub" >/dev/null 2>&1)
+	if grep -qx 'CONFIG_MMC_SDHCI_OF_ESDHC=y' "$kc/stock.config" &&
+		! grep -q '^CONFIG_MMC_SDHCI_ESDHC_E500=' "$kc/stock.config"; then
+		ok kconfig/one_esdhc_driver
+	else
+		ko kconfig/one_esdhc_driver "with stock sdhci-of-esdhc: $(grep -E 'ESDHC' "$kc/stock.config" | tr '\n' ' ')"
 	fi
 fi
 

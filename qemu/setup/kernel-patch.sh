@@ -191,16 +191,6 @@ kconfig_after() {
 	mv "$f.new" "$f"
 }
 
-# kconfig_before FILE SYMBOL TEXT: TEXT as a new entry just before the
-# entry of SYMBOL in a kernel Kconfig file
-kconfig_before() {
-	local f=$work/$1 start
-	start=$(grep -n -m1 -E "^(menu)?config $2\$" "$f" | cut -d: -f1)
-	[ -n "$start" ] || die "no 'config $2' in $1 of the base"
-	{ head -n "$((start - 1))" "$f"; printf '%s\n\n' "$3"; tail -n +"$start" "$f"; } >"$f.new"
-	mv "$f.new" "$f"
-}
-
 # kconfig_before_endmenu FILE TEXT: TEXT as the last entry of the menu
 # that FILE ends with
 kconfig_before_endmenu() {
@@ -380,12 +370,9 @@ for f in $srcs $hdrs; do
 	put "$f" "drivers/mmc/host/${f##*/}"
 	files+=("drivers/mmc/host/${f##*/}")
 done
-# Not right after MMC_SDHCI_OF_ESDHC: menuconfig nests the entries that
-# follow MMC_SDHCI_PLTFM and depend on it under it, and ours (which does
-# not) would end that run and bring the rest out of it. Just before
-# MMC_SDHCI_PLTFM it sits with the other glue that depends on MMC_SDHCI
-# alone, above the helper's block that holds sdhci-of-esdhc.
-kconfig_before drivers/mmc/host/Kconfig MMC_SDHCI_PLTFM "$k"
+# Right after the driver it is the alternative to, inside the run of
+# entries that depend on MMC_SDHCI_PLTFM (menuconfig nests them under it).
+kconfig_after drivers/mmc/host/Kconfig MMC_SDHCI_OF_ESDHC "$k"
 insert_after drivers/mmc/host/Makefile -E '^obj-\$\(CONFIG_MMC_SDHCI_OF_ESDHC\)' "$p"
 maint_add "$host_title" "${files[@]}"
 commit "mmc: sdhci-esdhc-e500: add a driver for the eSDHC of e500 SoCs" \
@@ -395,18 +382,16 @@ the i.MX-derived parts) in one file, with the vendor version and SoC
 checked at run time on every path: changing the sequences of the e500
 parts there, and testing them without each SoC at hand, is hard.
 
-Add a small driver for the e500 parts only, as glue over the SDHCI
-library: big-endian register access with the eSDHC's layout (esdhc-io),
-the SD clock divider and the per-SoC clock ceilings (esdhc-clk), DMA
-snooping, and the P1 and P2 errata that sdhci-of-esdhc works around
+Add a small driver for the e500 parts only, on the sdhci-pltfm helpers:
+big-endian register access with the eSDHC's layout (esdhc-io), the SD
+clock divider and the per-SoC clock ceilings (esdhc-clk), DMA snooping,
+and the P1 and P2 errata that sdhci-of-esdhc works around
 (esdhc-errata), each a function over a register accessor so that a test
 can drive it against a fake register file.
 
-It binds the same device tree nodes as sdhci-of-esdhc (\"fsl,esdhc\" and
-the SoC compatibles), so a board enables one of the two. It also
-matches QEMU's emulated sdhci-pci device (1b36:0007), and only that PCI
-device, so that the driver and the stack above it run under emulation
-on any architecture."
+It matches the e500 parts' compatibles, never the family's \"fsl,esdhc\"
+alone, and takes nodes that sdhci-of-esdhc also takes, so Kconfig lets
+a kernel have one of the two."
 
 # 5: the host driver's KUnit tests
 p=$(make_paragraph "$top/$hs/Makefile" MMC_SDHCI_ESDHC_E500_KUNIT_TEST)

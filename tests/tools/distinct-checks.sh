@@ -8,7 +8,7 @@
 # A result is named by its path: the subtests it sits in and its own
 # name. Two results are the same check when their paths agree once
 #  - the stack and the kernel are left out: path components and name
-#    parts "stock", "ours", "ourhost", "mq-deadline" and "6.12" (the seed
+#    parts "stock", "ours", "mq-deadline" and "6.12" (the seed
 #    on stock and on ours, the 6.12 group's re-runs, KUnit on each boot);
 #  - numbers are left out (kill point 3 and kill point 4 of the crash
 #    test, a blktests run's numbered leaves);
@@ -24,7 +24,7 @@ function norm(s,  n, a, k, out, part) {
 	out = ""
 	for (k = 1; k <= n; k++) {
 		part = a[k]
-		gsub(/(^|[_-])(stock|ours|ourhost|mq-deadline|6\.12)([_-]|$)/, "_", part)
+		gsub(/(^|[_-])(stock|ours|mq-deadline|6\.12)([_-]|$)/, "_", part)
 		gsub(/[0-9]+/, "N", part)
 		gsub(/^_+|_+$/, "", part)
 		if (part == "")

@@ -248,24 +248,32 @@ static void esdhc_io_host_control(struct kunit *test)
 	esdhc_io_writeb(&f->io, SDHCI_CTRL_LED | SDHCI_CTRL_4BITBUS |
 			SDHCI_CTRL_HISPD | SDHCI_CTRL_ADMA32,
 			SDHCI_HOST_CONTROL);
-	/* HISPD must not turn into the 8-bit width bit */
+	/*
+	 * HISPD must not turn into the 8-bit width bit; the LED bit stays
+	 * zero (reserved, as in stock sdhci-of-esdhc)
+	 */
 	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
-			keep | ESDHC_PROCTL_LCTL | ESDHC_PROCTL_DTW_4 |
+			keep | ESDHC_PROCTL_DTW_4 |
 			(2 << ESDHC_PROCTL_DMAS_SHIFT));
 	ctrl = esdhc_io_readb(&f->io, SDHCI_HOST_CONTROL);
-	KUNIT_EXPECT_EQ(test, ctrl, SDHCI_CTRL_LED | SDHCI_CTRL_4BITBUS |
-			SDHCI_CTRL_ADMA32);
+	KUNIT_EXPECT_EQ(test, ctrl, SDHCI_CTRL_4BITBUS | SDHCI_CTRL_ADMA32);
 
 	/* read-modify-write as sdhci_set_bus_width() does it */
 	ctrl &= ~SDHCI_CTRL_4BITBUS;
 	esdhc_io_writeb(&f->io, ctrl | SDHCI_CTRL_8BITBUS, SDHCI_HOST_CONTROL);
 	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),
-			keep | ESDHC_PROCTL_LCTL | ESDHC_PROCTL_DTW_8 |
+			keep | ESDHC_PROCTL_DTW_8 |
 			(2 << ESDHC_PROCTL_DMAS_SHIFT));
 	KUNIT_EXPECT_EQ(test, esdhc_io_readb(&f->io, SDHCI_HOST_CONTROL),
-			SDHCI_CTRL_LED | SDHCI_CTRL_8BITBUS | SDHCI_CTRL_ADMA32);
+			SDHCI_CTRL_8BITBUS | SDHCI_CTRL_ADMA32);
 
-	/* back to SDMA, 1 bit, LED off; card detect test bits map through */
+	/* a boot loader's LED bit is cleared by the next write */
+	fake_set(f, ESDHC_PROCTL, fake_get(f, ESDHC_PROCTL) | ESDHC_PROCTL_LCTL);
+	esdhc_io_writeb(&f->io, SDHCI_CTRL_LED | SDHCI_CTRL_8BITBUS |
+			SDHCI_CTRL_ADMA32, SDHCI_HOST_CONTROL);
+	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL) & ESDHC_PROCTL_LCTL, 0U);
+
+	/* back to SDMA, 1 bit; card detect test bits map through */
 	esdhc_io_writeb(&f->io, SDHCI_CTRL_CDTEST_EN | SDHCI_CTRL_CDTEST_INS,
 			SDHCI_HOST_CONTROL);
 	KUNIT_EXPECT_EQ(test, fake_get(f, ESDHC_PROCTL),

@@ -156,8 +156,6 @@ static u8 esdhc_io_host_control(u32 proctl)
 {
 	u8 ctrl = 0;
 
-	if (proctl & ESDHC_PROCTL_LCTL)
-		ctrl |= SDHCI_CTRL_LED;
 	if ((proctl & ESDHC_PROCTL_DTW) == ESDHC_PROCTL_DTW_4)
 		ctrl |= SDHCI_CTRL_4BITBUS;
 	else if ((proctl & ESDHC_PROCTL_DTW) == ESDHC_PROCTL_DTW_8)
@@ -241,12 +239,13 @@ static u32 esdhc_io_proctl(struct esdhc_io *io, u32 proctl, u8 ctrl)
 	/*
 	 * SDHCI_CTRL_HISPD is dropped: bit 2 is the upper data width bit
 	 * here and the eSDHC has no high speed enable.  D3CD and the endian
-	 * mode (bits 3-5) are not SDHCI's, so they keep their value.
+	 * mode (bits 3-5) are not SDHCI's, so they keep their value.  Bit
+	 * 0, SDHCI's LED, is always written as zero: stock sdhci-of-esdhc
+	 * treats it as reserved (ESDHC_HOST_CONTROL_RES), and what it
+	 * drives on each part is not known here.
 	 */
 	proctl &= ~(ESDHC_PROCTL_LCTL | ESDHC_PROCTL_CDTL | ESDHC_PROCTL_CDSS |
 		    ESDHC_PROCTL_DMAS);
-	if (ctrl & SDHCI_CTRL_LED)
-		proctl |= ESDHC_PROCTL_LCTL;
 	if (ctrl & SDHCI_CTRL_CDTEST_INS)
 		proctl |= ESDHC_PROCTL_CDTL;
 	if (ctrl & SDHCI_CTRL_CDTEST_EN)

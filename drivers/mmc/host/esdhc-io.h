@@ -37,7 +37,7 @@
 #define ESDHC_PRSSTAT_DLSL	GENMASK(31, 24)	/* DAT[7:0] line levels */
 
 /* PROCTL */
-#define ESDHC_PROCTL_LCTL	BIT(0)		/* LED */
+#define ESDHC_PROCTL_LCTL	BIT(0)		/* LED; reserved for SDHCI */
 #define ESDHC_PROCTL_DTW	GENMASK(2, 1)	/* data width */
 #define ESDHC_PROCTL_DTW_4	BIT(1)		/* DTW = 01 */
 #define ESDHC_PROCTL_DTW_8	BIT(2)		/* DTW = 10 */

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * OF glue for the Freescale/NXP eSDHC of e500 SoCs (MPC85xx, P1, P2 and
- * the QorIQ P series): device tree parsing, per-SoC quirks, and the
- * sdhci_ops that route SDHCI register accesses through esdhc-io and the
- * clock through esdhc-clk.  Documentation/esdhc-binding.md lists the
- * properties this file reads.
+ * SDHCI driver for the Freescale/NXP eSDHC of e500 SoCs (MPC85xx, P1, P2
+ * and the QorIQ P series), on the sdhci-pltfm helpers: per-SoC quirks, and
+ * the sdhci_ops that route SDHCI register accesses through esdhc-io and
+ * the clock through esdhc-clk.  Documentation/esdhc-binding.md lists the
+ * properties it reads.
  */
 #include <linux/bitfield.h>
-#include <linux/clk.h>
 #include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
@@ -21,15 +20,18 @@
 #include <linux/pm.h>
 #include <linux/scatterlist.h>
 
-#include "sdhci.h"
+#include "sdhci-pltfm.h"
 #include "esdhc-clk.h"
 #include "esdhc-errata.h"
 #include "esdhc-io.h"
-#include "sdhci-esdhc-e500.h"
 
 #include <linux/mmc-coalesce-compat.h>
 
-/* DMA_SYSCTL: base clock from the peripheral clock instead of platform/2 */
+/*
+ * DMA_SYSCTL: base clock from the peripheral clock instead of platform/2.
+ * None of the e500 parts' nodes has a "clocks" entry for the peripheral
+ * clock, so this driver always runs on the platform clock.
+ */
 #define ESDHC_DMA_PERIPHERAL_CLK_SEL	BIT(19)
 
 /* How long a divider change may take to settle (SDSTB). */
@@ -80,9 +82,9 @@ struct esdhc_of_data {
 };
 
 /**
- * struct esdhc_of_host - sdhci_priv() of an eSDHC host
+ * struct esdhc_of_host - sdhci_pltfm_priv() of an eSDHC host
  * @io: SDHCI view of the registers
- * @base: the registers
+ * @base: the registers (host->ioaddr, mapped by sdhci_pltfm_init())
  * @base_hz: eSDHC base clock
  * @flags: ESDHC_OF_* of the matched compatible
  * @clk_caps: SD clock ceilings of the part, NULL for none
@@ -101,7 +103,7 @@ struct esdhc_of_host {
 
 static inline struct esdhc_of_host *esdhc_of_priv(struct sdhci_host *host)
 {
-	return sdhci_priv(host);
+	return sdhci_pltfm_priv(sdhci_priv(host));
 }
 
 /* The register file is big-endian on e500, little-endian on some ARMs. */
@@ -179,12 +181,34 @@ static bool esdhc_of_is_v23(struct esdhc_of_host *p)
 	return p->vendor_ver >= ESDHC_VENDOR_V23;
 }
 
+/*
+ * Only 2.3 and later report a settled clock (PRSSTAT SDSTB); stock
+ * sdhci-of-esdhc waits up to 20 ms for it after a divider change and
+ * after each clock enable, and so does this driver.  Stock sleeps in the
+ * wait; this one polls without sleeping, which is right in any context
+ * (the library calls set_clock from sdhci_set_ios() without host->lock,
+ * and under it only with SDHCI_QUIRK_CLOCK_BEFORE_RESET, which no eSDHC
+ * has) and costs microseconds where the clock settles as it should.
+ */
+static void esdhc_of_wait_clock_stable(struct sdhci_host *host)
+{
+	struct esdhc_of_host *p = esdhc_of_priv(host);
+	u32 prs;
+
+	if (esdhc_of_is_v23(p) &&
+	    read_poll_timeout_atomic(esdhc_of_rd, prs,
+				     prs & ESDHC_PRSSTAT_SDSTB, 10,
+				     ESDHC_OF_CLK_STABLE_US, false, p,
+				     ESDHC_PRSSTAT))
+		dev_err(mmc_dev(host->mmc), "SD clock did not settle\n");
+}
+
 static void esdhc_of_set_clock(struct sdhci_host *host, unsigned int clock)
 {
 	struct esdhc_of_host *p = esdhc_of_priv(host);
 	u32 gate = esdhc_clk_gate_bits(esdhc_of_is_v23(p));
 	struct esdhc_clk_div div;
-	u32 sysctl, prs;
+	u32 sysctl;
 	int ret;
 
 	/* The divider may only change while the card clock is stopped. */
@@ -210,19 +234,10 @@ static void esdhc_of_set_clock(struct sdhci_host *host, unsigned int clock)
 
 	sysctl = esdhc_clk_sysctl(sysctl, &div);
 	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
-
-	/*
-	 * Only 2.3 and later report a settled clock.  set_clock may run
-	 * under host->lock, hence the atomic poll.
-	 */
-	if (esdhc_of_is_v23(p) &&
-	    read_poll_timeout_atomic(esdhc_of_rd, prs,
-				     prs & ESDHC_PRSSTAT_SDSTB, 10,
-				     ESDHC_OF_CLK_STABLE_US, false, p,
-				     ESDHC_PRSSTAT))
-		dev_err(mmc_dev(host->mmc), "SD clock did not settle\n");
+	esdhc_of_wait_clock_stable(host);
 
 	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl | gate);
+	esdhc_of_wait_clock_stable(host);
 	host->mmc->actual_clock = div.hz;
 }
 
@@ -323,27 +338,20 @@ static const struct sdhci_ops esdhc_of_ops = {
 
 /*
  * The base clock: "clock-frequency" (U-Boot writes the platform clock / 2
- * there on e500), else the first "clocks" entry, else the base clock
+ * there on e500; sdhci_get_property() has read it), else the base clock
  * field of the capabilities register, which is what the SDHCI library
  * itself falls back to (sdhci_setup_host()) and why stock
- * sdhci-of-esdhc probes a node with neither property, e.g. the device
+ * sdhci-of-esdhc probes a node without the property, e.g. the device
  * tree QEMU 10 builds for ppce500 without firmware.
  */
 static int esdhc_of_base_clock(struct platform_device *pdev,
-			       struct esdhc_of_host *p)
+			       struct sdhci_host *host)
 {
-	struct clk *clk;
+	struct sdhci_pltfm_host *pltfm_host = sdhci_priv(host);
+	struct esdhc_of_host *p = sdhci_pltfm_priv(pltfm_host);
 	u32 caps, mhz;
 
-	if (!of_property_read_u32(pdev->dev.of_node, "clock-frequency",
-				  &p->base_hz) && p->base_hz)
-		return 0;
-
-	/* devm: enabled for as long as the device is bound. */
-	clk = devm_clk_get_optional_enabled(&pdev->dev, NULL);
-	if (IS_ERR(clk))
-		return dev_err_probe(&pdev->dev, PTR_ERR(clk), "base clock\n");
-	p->base_hz = clk_get_rate(clk);
+	p->base_hz = pltfm_host->clock;
 	if (p->base_hz)
 		return 0;
 
@@ -351,21 +359,24 @@ static int esdhc_of_base_clock(struct platform_device *pdev,
 	mhz = FIELD_GET(SDHCI_CLOCK_BASE_MASK, caps);
 	if (!mhz)
 		return dev_err_probe(&pdev->dev, -EINVAL,
-				     "no clock-frequency, no clocks and no base clock in the capabilities\n");
+				     "no clock-frequency and no base clock in the capabilities\n");
 	p->base_hz = mhz * 1000000;
 	dev_info(&pdev->dev,
-		 "no clock-frequency or clocks: base clock %u MHz from the capabilities\n",
+		 "no clock-frequency: base clock %u MHz from the capabilities\n",
 		 mhz);
 	return 0;
 }
 
-/* SDHCI quirks from the match data, the vendor version and the node. */
+/*
+ * SDHCI quirks from the match data and the vendor version, on top of
+ * what sdhci_get_property() took from the node (auto-cmd12, 1-bit,
+ * write protect, broken-cd, no-1-8-v, and the DMA and timeout quirks it
+ * keeps for "fsl,p2020-rev1-esdhc" and friends).
+ */
 static void esdhc_of_quirks(struct sdhci_host *host,
 			    const struct esdhc_of_data *data)
 {
 	struct esdhc_of_host *p = esdhc_of_priv(host);
-	struct device_node *np = mmc_dev(host->mmc)->of_node;
-	u32 width;
 
 	/*
 	 * The base clock is ours (esdhc_of_base_clock()): the library must
@@ -373,9 +384,8 @@ static void esdhc_of_quirks(struct sdhci_host *host,
 	 * or its maximum and our dividers would disagree whenever
 	 * "clock-frequency" and that field differ.
 	 */
-	host->quirks = ESDHC_OF_QUIRKS | data->quirks |
-		       SDHCI_QUIRK_CAP_CLOCK_BASE_BROKEN;
-	host->quirks2 = data->quirks2;
+	host->quirks |= data->quirks | SDHCI_QUIRK_CAP_CLOCK_BASE_BROKEN;
+	host->quirks2 |= data->quirks2;
 	if (!(data->flags & ESDHC_OF_CD_WORKS))
 		host->quirks |= SDHCI_QUIRK_BROKEN_CARD_DETECTION;
 
@@ -383,30 +393,16 @@ static void esdhc_of_quirks(struct sdhci_host *host,
 		/* 2.3 signals transfer complete after busy, and runs ADMA2. */
 		host->quirks &= ~SDHCI_QUIRK_NO_BUSY_IRQ;
 		p->io.flags |= ESDHC_IO_ADMA2;
-	} else {
-		/*
-		 * CMD23 is known not to work on 2.2 parts (the stock driver
-		 * turns it off too): multi-block transfers end with CMD12.
-		 */
-		host->quirks2 |= SDHCI_QUIRK2_HOST_NO_CMD23;
 	}
+	/*
+	 * CMD23 is known not to work on 2.2: multi-block transfers end
+	 * with CMD12 there.  Stock sdhci-of-esdhc turns it off on 2.2
+	 * alone, and so does this driver.
+	 */
+	if (p->vendor_ver == ESDHC_VENDOR_V22)
+		host->quirks2 |= SDHCI_QUIRK2_HOST_NO_CMD23;
 	/* Vendor-version errata: the ADMA error at a block gap of 2.3. */
 	p->io.flags |= esdhc_errata_vendor_io_flags(p->vendor_ver);
-
-	if (of_property_read_bool(np, "sdhci,auto-cmd12"))
-		host->quirks |= SDHCI_QUIRK_MULTIBLOCK_READ_ACMD12;
-	/* The library would offer 4-bit to a board wired for one line. */
-	if (of_property_read_bool(np, "sdhci,1-bit-only") ||
-	    (!of_property_read_u32(np, "bus-width", &width) && width == 1))
-		host->quirks |= SDHCI_QUIRK_FORCE_1_BIT_DATA;
-	/* mmc_of_parse() leaves this one to the SDHCI glue. */
-	if (of_property_read_bool(np, "no-1-8-v"))
-		host->quirks2 |= SDHCI_QUIRK2_NO_1_8_V;
-	if (of_property_read_bool(np, "sdhci,wp-inverted") ||
-	    of_property_read_bool(np, "wp-inverted"))
-		host->quirks |= SDHCI_QUIRK_INVERTED_WRITE_PROTECT;
-	if (of_property_read_bool(np, "broken-cd"))
-		host->quirks |= SDHCI_QUIRK_BROKEN_CARD_DETECTION;
 }
 
 /*
@@ -427,6 +423,12 @@ static void esdhc_of_select_platform_clock(struct esdhc_of_host *p)
 	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
 }
 
+/* host->ops and the base quirks; the per-part ones come from the match. */
+static const struct sdhci_pltfm_data esdhc_of_pdata = {
+	.ops	= &esdhc_of_ops,
+	.quirks	= ESDHC_OF_QUIRKS,
+};
+
 static int esdhc_of_probe(struct platform_device *pdev)
 {
 	const struct esdhc_of_data *data = of_device_get_match_data(&pdev->dev);
@@ -435,20 +437,12 @@ static int esdhc_of_probe(struct platform_device *pdev)
 	struct sdhci_host *host;
 	int ret;
 
-	host = sdhci_alloc_host(&pdev->dev, sizeof(*p));
+	/* Maps the registers, takes the interrupt, sets drvdata. */
+	host = sdhci_pltfm_init(pdev, &esdhc_of_pdata, sizeof(*p));
 	if (IS_ERR(host))
 		return PTR_ERR(host);
 	p = esdhc_of_priv(host);
-
-	p->base = devm_platform_ioremap_resource(pdev, 0);
-	if (IS_ERR(p->base)) {
-		ret = PTR_ERR(p->base);
-		goto err_free;
-	}
-	ret = platform_get_irq(pdev, 0);
-	if (ret < 0)
-		goto err_free;
-	host->irq = ret;
+	p->base = host->ioaddr;
 
 	p->io.ctx = p;
 	if (of_property_read_bool(np, "little-endian")) {
@@ -465,12 +459,10 @@ static int esdhc_of_probe(struct platform_device *pdev)
 			SDHCI_VENDOR_VER_SHIFT;
 
 	host->hw_name = "eSDHC";
-	host->ops = &esdhc_of_ops;
-	/* Only reached through the accessors above, never directly. */
-	host->ioaddr = p->base;
+	sdhci_get_property(pdev);
 	esdhc_of_quirks(host, data);
 
-	ret = esdhc_of_base_clock(pdev, p);
+	ret = esdhc_of_base_clock(pdev, host);
 	if (ret)
 		goto err_free;
 	esdhc_of_select_platform_clock(p);
@@ -483,7 +475,6 @@ static int esdhc_of_probe(struct platform_device *pdev)
 	if (ret < 0)
 		goto err_free;
 
-	platform_set_drvdata(pdev, host);
 	ret = sdhci_add_host(host);
 	if (ret)
 		goto err_free;
@@ -493,8 +484,8 @@ static int esdhc_of_probe(struct platform_device *pdev)
 	return 0;
 
 err_free:
-	/* devm_* undo the mapping and the clock. */
-	sdhci_free_host(host);
+	/* devm undoes the mapping. */
+	sdhci_pltfm_free(pdev);
 	return ret;
 }
 
@@ -505,7 +496,7 @@ static void esdhc_of_remove(struct platform_device *pdev)
 	bool dead = sdhci_readl(host, SDHCI_INT_STATUS) == ~0U;
 
 	sdhci_remove_host(host, dead);
-	sdhci_free_host(host);
+	sdhci_pltfm_free(pdev);
 }
 
 #ifdef CONFIG_PM_SLEEP
@@ -572,6 +563,11 @@ static const struct esdhc_of_data esdhc_of_p2020 = {
 	.flags = ESDHC_OF_DMA_RESET_DELAY | ESDHC_OF_EARLY_DATA_END,
 };
 
+/*
+ * The e500 parts by name, never the family's "fsl,esdhc": that one is
+ * also on the T-series, MPC83xx, Layerscape and LX2160A nodes, whose
+ * quirks only stock sdhci-of-esdhc knows.
+ */
 static const struct of_device_id esdhc_of_match[] = {
 	{ .compatible = "fsl,p2020-esdhc", .data = &esdhc_of_p2020 },
 	{ .compatible = "fsl,mpc8536-esdhc", .data = &esdhc_of_timeout },
@@ -584,12 +580,18 @@ static const struct of_device_id esdhc_of_match[] = {
 	{ .compatible = "fsl,p4080-esdhc", .data = &esdhc_of_cd },
 	{ .compatible = "fsl,p5020-esdhc", .data = &esdhc_of_cd },
 	{ .compatible = "fsl,p5040-esdhc", .data = &esdhc_of_cd },
-	{ .compatible = "fsl,esdhc", .data = &esdhc_of_generic },
+	/*
+	 * P2020 rev 1: its DMA does not work.  sdhci_get_property() turns
+	 * DMA off for this compatible, as it does for stock sdhci-of-esdhc,
+	 * whose P2020 fixups test "fsl,p2020-esdhc" and so, like this
+	 * entry, leave a node that names only rev 1 with the base set.
+	 */
+	{ .compatible = "fsl,p2020-rev1-esdhc", .data = &esdhc_of_generic },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, esdhc_of_match);
 
-struct platform_driver sdhci_esdhc_e500_of_driver = {
+static struct platform_driver sdhci_esdhc_e500_of_driver = {
 	.driver = {
 		.name		= "sdhci-esdhc-e500-of",
 		.of_match_table	= esdhc_of_match,
@@ -598,3 +600,7 @@ struct platform_driver sdhci_esdhc_e500_of_driver = {
 	.probe	= esdhc_of_probe,
 	.ESDHC_PLATFORM_REMOVE = esdhc_of_remove,
 };
+module_platform_driver(sdhci_esdhc_e500_of_driver);
+
+MODULE_DESCRIPTION("SDHCI driver for the eSDHC of e500 SoCs");
+MODULE_LICENSE("GPL");

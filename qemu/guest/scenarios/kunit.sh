@@ -8,7 +8,9 @@
 #   coalesce-iosched.ko    then coalesce-iosched-test.ko (suite reorder_window;
 #                          required)
 #   sdhci-esdhc-e500.ko    then sdhci_esdhc_e500_test.ko (the host driver's
-#                          suites; when built)
+#                          suites; when built). x86_64 kernels have no
+#                          device tree, so no driver: there the test
+#                          module carries the code it tests
 scenario_kunit() {
 	found=0
 	for pair in coalesce-iosched:coalesce-iosched-test:required \

@@ -126,10 +126,6 @@ scenario_faults() {
 # from the controller's PCI device through sysfs). An fsync must fail,
 # every writer must stay killable, nothing may hang or oops, and mmc_block
 # and the scheduler's module must unload afterwards.
-host_module() {
-	case $STACK in ourhost) echo sdhci_esdhc_e500 ;; *) echo sdhci_pci ;; esac
-}
-
 scenario_remove() {
 	how=$(arg remove)
 	make_fs ext4 || return
@@ -168,7 +164,7 @@ scenario_remove() {
 	kv held_at_removal="${held:-n/a}"
 	case $how in
 	eject | pci) say "REMOVE_NOW" ;;	# the host acts on this line
-	rmhost) rmmod "$(host_module)" 2>/tmp/rm.err &
+	rmhost) rmmod sdhci_pci 2>/tmp/rm.err &
 		;;
 	unbind)	# mmc_block's driver ("mmcblk") lets go of the card
 		card=$(basename "$(readlink -f /sys/block/mmcblk0/device)")

@@ -20,7 +20,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel kernel-6.12 guest modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install clean distclean
+.PHONY: all help deps kernel kernel-6.12 guest modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install install-test dkms clean distclean
 
 all: modules
 
@@ -43,6 +43,8 @@ help:
 	@echo "make modules       the drivers out of tree against build/kernel-x86_64 (KDIR=... for another kernel)"
 	@echo "make kernel-patch  the drivers as git format-patch series against Linux 6.1 and 6.12, checked (build/kernel-patch/)"
 	@echo "make install       build against the running kernel (or KDIR), modules_install, depmod, the udev rule"
+	@echo "make dkms          register the scheduler with DKMS, build and install it for the running kernel (or KVER)"
+	@echo "make install-test  the install group: make install staged, DKMS against Debian's 6.1 headers"
 	@echo "make guest         x86_64 guest kernel + initramfs (cold: usually $$($(D) kernel-x86_64))"
 	@echo "make kernel-6.12   the same guest kernel from Debian 13's linux-source-6.12 (cold: usually $$($(D) kernel-x86_64-6.12))"
 	@echo "make trixie-root   the Debian 13 root with QEMU 10 (its e500 eSDHC model), under build/"
@@ -133,6 +135,12 @@ demo: guest $(CARDTRACE)
 
 install:
 	@qemu/setup/install.sh
+
+dkms:
+	@qemu/setup/dkms.sh
+
+install-test: kernel
+	@tests/check.sh install
 
 # Outputs live under build/ (and kbuild's objects beside the sources).
 # The extracted kernel sources and the Debian 13 root are inputs, kept by

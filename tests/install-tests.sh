@@ -79,4 +79,41 @@ else
 	ko install/unbuilt_kdir_refused "rc=$rc, output: $out"
 fi
 rm -rf "$bad"
+
+# DKMS, the way Debian users install out-of-tree modules: make dkms
+# against Debian's own current linux-headers-amd64 (and linux-source-6.1
+# for the block layer's private headers), into a scratch root, then
+# modprobe there must find the module for that kernel.
+dk=$stage-dkms
+rm -rf "$dk"
+if "$top/qemu/setup/deps.sh" dkms >"$stage-deps.log" 2>&1; then
+	hdr=$(find /usr/src -maxdepth 1 -name 'linux-headers-*-amd64' | sort -V | tail -n 1)
+	kver=${hdr#/usr/src/linux-headers-}
+	if [ -z "$hdr" ]; then
+		ko install/dkms_install "no /usr/src/linux-headers-*-amd64 after deps.sh dkms"
+	elif DKMS_ROOT=$dk KVER=$kver make -s -C "$top" dkms >"$dk.log" 2>&1; then
+		ok install/dkms_install
+		diag "dkms: built and installed for Debian's $kver"
+	else
+		ko install/dkms_install "make dkms KVER=$kver failed; see ${dk#"$top"/}.log"
+	fi
+	# make install against the same headers (no block/ in them)
+	rm -rf "$dk-install"
+	if [ -n "$hdr" ] && KDIR=/lib/modules/$kver/build INSTALL_MOD_PATH=$dk-install \
+		make -s -C "$top" install >"$dk-install.log" 2>&1 &&
+		[ -f "$dk-install/lib/modules/$kver/updates/drivers/mmc/coalesce/coalesce-iosched.ko" ]; then
+		ok install/make_install_distribution_headers
+	else
+		ko install/make_install_distribution_headers "make install KDIR=/lib/modules/$kver/build; see ${dk#"$top"/}-install.log"
+	fi
+	depmod -b "$dk" "$kver" 2>/dev/null
+	if [ -n "$hdr" ] && modprobe -d "$dk" -S "$kver" --dry-run coalesce-iosched >>"$dk.log" 2>&1 &&
+		[ "$(modinfo -b "$dk" -k "$kver" -F vermagic coalesce-iosched 2>/dev/null | cut -d' ' -f1)" = "$kver" ]; then
+		ok install/dkms_modprobe_finds_module
+	else
+		ko install/dkms_modprobe_finds_module "modprobe -d $dk -S $kver --dry-run coalesce-iosched found no module built for $kver"
+	fi
+else
+	ko install/dkms_install "qemu/setup/deps.sh dkms failed; see ${stage#"$top"/}-deps.log"
+fi
 ktap_end

@@ -23,14 +23,19 @@
 #            dependencies) and qemu/qmp.py (python3)
 #   plot     qemu/demo.sh: gnuplot
 #   ppc      qemu/setup/kernel.sh ppc and qemu/run-e500.sh: cross gcc and libc
-#            for the static guest programs, qemu-system-ppc, cpio, and the
-#            host's mke2fs/e2fsck for the card image
+#            for the static guest programs, cpio, and the host's
+#            mke2fs/e2fsck for the card image (QEMU 10 comes from the
+#            Debian 13 root: Debian 12's QEMU 7.2 has no eSDHC)
 #   fuzz     make -C tests/window fuzz: clang and its libFuzzer runtime
 #            (libclang-rt-14-dev is only a Recommends of clang)
 #   blktests qemu/blktests-archive.sh (tools blktests' check and block/00[3-5,12] run)
 #   cardtime qemu/cardtime (the nbdkit filter: nbdkit and its plugin
 #            headers) and its test.sh (qemu-io from qemu-utils)
 #   trixie   qemu/setup/trixie-root.sh: debootstrap (the Debian 13 root)
+#   dkms     qemu/setup/dkms.sh (make dkms) and its test in the install
+#            group: Debian's dkms, the current linux-headers-amd64, and
+#            linux-source-6.1 for the block layer's private headers
+#            (qemu/setup/block-headers.sh)
 #   lint     tests/lint.sh (make lint): shellcheck (checkpatch's perl,
 #            sparse and git come with build)
 set -euo pipefail
@@ -41,12 +46,13 @@ declare -A pkgs=(
 	[guest]="busybox-static e2fsprogs dosfstools exfatprogs mmc-utils fio kmod cpio gcc libc6-dev make"
 	[qemu]="qemu-system-x86 python3"
 	[plot]="gnuplot-nox"
-	[ppc]="qemu-system-ppc gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio
+	[ppc]="gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio
 	e2fsprogs"
 	[fuzz]="clang libclang-rt-14-dev"
 	[cardtime]="nbdkit nbdkit-plugin-dev qemu-utils gcc libc6-dev make"
 	[trixie]="debootstrap"
 	[blktests]="bash coreutils diffutils findutils grep sed gawk util-linux bsdextrautils xfsprogs fio"
+	[dkms]="dkms linux-headers-amd64 linux-source-6.1 xz-utils kmod make gcc"
 	[lint]="shellcheck"
 )
 
@@ -54,7 +60,7 @@ want=()
 for set in "${@:-build qemu guest}"; do
 	for s in $set; do
 		[ "${pkgs[$s]+set}" = set ] || {
-			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests cardtime trixie lint)" >&2
+			echo "deps.sh: unknown package set '$s' (build guest qemu plot ppc fuzz blktests cardtime trixie dkms lint)" >&2
 			exit 2
 		}
 		for p in ${pkgs[$s]}; do

@@ -33,13 +33,24 @@ if [ ! -f "$kdir/Makefile" ]; then
 fi
 [ -f "$kdir/include/config/kernel.release" ] ||
 	die "$kdir is not configured and built (no include/config/kernel.release)"
-release=$(cat "$kdir/include/config/kernel.release")
+# the release the modules carry (vermagic) and install under: UTS_RELEASE
+# (Debian's headers say 6.1.0-N-amd64 there and the upstream version in
+# kernel.release)
+release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/utsrelease.h" 2>/dev/null)
+[ -n "$release" ] || release=$(cat "$kdir/include/config/kernel.release")
 if [ -z "$stage" ] && [ "$(id -u)" != 0 ]; then
 	die "installing into /lib/modules/$release needs root (or INSTALL_MOD_PATH=DIR)"
 fi
 
+# A headers-only tree (Debian's linux-headers) lacks the block layer's
+# private headers: take them from the same kernel's source package.
+blk=()
+if [ ! -f "$kdir/block/elevator.h" ] && [ ! -f "$kdir/source/block/elevator.h" ]; then
+	"$top/qemu/setup/block-headers.sh" "$kdir" "$top/build/block-src-$release"
+	blk=(BLOCK_SRC="$top/build/block-src-$release")
+fi
 echo "install: building the drivers against $kdir (Linux $release)"
-make -s -C "$kdir" M="$top" modules
+make -s -C "$kdir" M="$top" "${blk[@]}" modules
 echo "install: modules_install into ${stage:-}/lib/modules/$release/updates"
 make -s -C "$kdir" M="$top" INSTALL_MOD_DIR=updates \
 	${stage:+INSTALL_MOD_PATH="$stage"} modules_install

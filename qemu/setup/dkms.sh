@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make dkms: register the coalesce scheduler with DKMS and build and
+# install it for a kernel, the way Debian installs out-of-tree modules:
+# the project's kbuild files (Makefile, Kconfig, drivers/, include/) and
+# qemu/setup/dkms.conf are copied to SOURCE/mmc-coalesce-VERSION/, then
+# `dkms add`, `dkms build -k KVER`, `dkms install -k KVER`. DKMS then
+# rebuilds it for every kernel whose headers are installed later.
+#
+# Environment:
+#   KVER         the kernel (default: the running one); its headers must
+#                be installed (Debian: linux-headers-KVER)
+#   DKMS_ROOT    a scratch root for a staged install (tests): the source
+#                goes to DKMS_ROOT/usr/src, DKMS's tree to
+#                DKMS_ROOT/var/lib/dkms and the module to
+#                DKMS_ROOT/lib/modules (dkms --sourcetree, --dkmstree,
+#                --installtree); default: the system's
+# Usage: make dkms [KVER=...] [DKMS_ROOT=...]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+conf=$top/qemu/setup/dkms.conf
+kver=${KVER:-$(uname -r)}
+root=${DKMS_ROOT:-}
+
+die() { echo "dkms: $*" >&2; exit 1; }
+
+command -v dkms >/dev/null || die "no dkms here; install Debian's dkms package (apt-get install dkms)"
+[ -f "/lib/modules/$kver/build/Makefile" ] ||
+	die "no headers for $kver (/lib/modules/$kver/build); install linux-headers-$kver"
+name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$conf")
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
+{ [ -n "$name" ] && [ -n "$version" ]; } || die "no PACKAGE_NAME or PACKAGE_VERSION in $conf"
+if [ -z "$root" ] && [ "$(id -u)" != 0 ]; then
+	die "registering with the system's DKMS needs root (or DKMS_ROOT=DIR)"
+fi
+
+trees=()
+src=/usr/src
+if [ -n "$root" ]; then
+	src=$root/usr/src
+	mkdir -p "$src" "$root/var/lib/dkms" "$root/lib/modules/$kver"
+	trees=(--sourcetree "$src" --dkmstree "$root/var/lib/dkms"
+		--installtree "$root/lib/modules")
+fi
+dest=$src/$name-$version
+# a previous registration of this version goes first, whatever its state
+if dkms status "${trees[@]}" -m "$name" -v "$version" 2>/dev/null | grep -q .; then
+	dkms remove "${trees[@]}" -m "$name" -v "$version" --all >/dev/null
+fi
+rm -rf "$dest"
+mkdir -p "$dest"
+tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='modules.order' \
+	Makefile Kconfig drivers include qemu/setup/block-headers.sh | tar -C "$dest" -xf -
+cp "$conf" "$dest/dkms.conf"
+echo "dkms: $name $version staged in $dest"
+dkms add "${trees[@]}" -m "$name" -v "$version"
+dkms build "${trees[@]}" -m "$name" -v "$version" -k "$kver"
+dkms install "${trees[@]}" -m "$name" -v "$version" -k "$kver"

@@ -81,7 +81,7 @@ esac
 kernel=$top/build/kernel-ppc/vmlinux
 [ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/setup/kernel.sh ppc)" >&2; exit 2; }
 case $esdhc_clock in
-'' | *[!0-9]*) [ -z "$esdhc_clock" ] || { echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2; } ;;
+*[!0-9]*) echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2 ;;
 esac
 case $compatible in
 qemu) [ -z "$esdhc_clock" ] || { echo "run-e500.sh: --esdhc-clock edits the tree: not with --compatible qemu" >&2; exit 2; } ;;

@@ -192,8 +192,9 @@ static int wait_for_card(void)
 
 /*
  * A node the driver must not take: the driver is there, but no device
- * link appears in its sysfs directory and no card comes up (given the
- * 3 s a bound eSDHC needs here to show its card, with margin).
+ * link appears in its sysfs directory and no card comes up within 10 s
+ * (a bound eSDHC shows its card here about 0.1 s after the probe, before
+ * this init runs).
  */
 static void run_nobind(void)
 {

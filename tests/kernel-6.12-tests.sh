@@ -113,8 +113,10 @@ series_build() {
 	fi
 	mkdir -p "$sout"
 	cp "$kout/.config" "$sout/.config"
-	printf 'CONFIG_%s=y\n' OF COMPILE_TEST >>"$sout/.config"
-	echo CONFIG_MMC_SDHCI_PLTFM=m >>"$sout/.config"
+	# in place (the guest's .config has them as "is not set": appending
+	# would make olddefconfig warn about the override)
+	"$tree/scripts/config" --file "$sout/.config" --enable OF \
+		--enable COMPILE_TEST --module MMC_SDHCI_PLTFM
 	for sym in MQ_IOSCHED_COALESCE MQ_IOSCHED_COALESCE_KUNIT_TEST \
 		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
 		echo "CONFIG_$sym=m" >>"$sout/.config"

@@ -68,7 +68,7 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint 10
+ktap_begin lint 11
 
 # checkpatch, from each kernel tree (6.1, then 6.12: the newer script
 # knows more checks)

@@ -10,7 +10,7 @@
 # Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS]
 #                         [--compatible LIST] [--esdhc-clock HZ]
 #                         [--seed ELEVATOR [--seed-mib N] | --nobind]
-#                         [--mem MiB]
+#                         [--mem MiB] [--kernel ppc|ppc-stock]
 # QEMU's own tree names no part: its eSDHC node says only "fsl,esdhc",
 # which the driver does not take (only stock sdhci-of-esdhc serves the
 # whole family). A board's tree names its SoC first, so the tree is
@@ -38,6 +38,10 @@
 # build/host/cardtrace --marker-base (the KV marker_base line of
 # result.txt) --from 1 --to 2.
 # --mem MiB: the guest's RAM (default 256).
+# --kernel ppc-stock: the kernel with the stock sdhci-of-esdhc (and the
+#   series for it) in place of our host driver (qemu/setup/kernel.sh
+#   ppc-stock); default ppc, ours. The guest reports the driver bound to
+#   the card's host as "KV host_driver=NAME".
 # DIR receives console.log, kunit.log (the console without printk time
 # stamps: the built-in KUnit suites' KTAP document is in it),
 # results.log (the guest's second serial port, which printk does not
@@ -54,7 +58,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out='' limit=900 esdhc_clock='' compatible='"fsl,p1022-esdhc", "fsl,esdhc"'
-seed='' seed_mib=128 mem=256 nobind=0
+seed='' seed_mib=128 mem=256 nobind=0 kname=ppc
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
@@ -65,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--compatible) compatible=$2; shift ;;
 	--esdhc-clock) esdhc_clock=$2; shift ;;
 	--timeout) limit=$2; shift ;;
+	--kernel) kname=$2; shift ;;
 	*) echo "run-e500.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -78,8 +83,12 @@ esac
 case $seed_mib$mem in
 *[!0-9]*) echo "run-e500.sh: --seed-mib and --mem want MiB" >&2; exit 2 ;;
 esac
-kernel=$top/build/kernel-ppc/vmlinux
-[ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/setup/kernel.sh ppc)" >&2; exit 2; }
+case $kname in
+ppc | ppc-stock) ;;
+*) echo "run-e500.sh: --kernel takes ppc (our host driver) or ppc-stock (stock sdhci-of-esdhc)" >&2; exit 2 ;;
+esac
+kernel=$top/build/kernel-$kname/vmlinux
+[ -f "$kernel" ] || { echo "run-e500.sh: no $kernel (run qemu/setup/kernel.sh $kname)" >&2; exit 2; }
 case $esdhc_clock in
 *[!0-9]*) echo "run-e500.sh: --esdhc-clock wants Hz" >&2; exit 2 ;;
 esac

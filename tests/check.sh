@@ -64,7 +64,7 @@ kernels_start() {
 	for k in "$@"; do
 		case $k in
 		6.12 | lint) kernels+=(x86_64-6.12) ;;
-		e500) kernels+=(ppc) ;;
+		e500) kernels+=(ppc ppc-stock) ;;
 		esac
 	done
 	[ ${#kernels[@]} -gt 0 ] || return 0

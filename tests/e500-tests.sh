@@ -6,7 +6,9 @@
 # e2fsck of the card, on QEMU 10's eSDHC through the device-tree driver:
 # the node as a P1022 board's tree names it, the same with a
 # "clock-frequency", and QEMU's own node, which names no part and which
-# the driver must leave alone; then the seed's workload on the eSDHC
+# the driver must leave alone; the kernel's own sdhci-of-esdhc with the
+# series offered to it (qemu/setup/kernel.sh ppc-stock) on the P1022
+# node, with our scheduler over it; then the seed's workload on the eSDHC
 # twice, stock (mq-deadline) and ours (coalesce), scored at the card from
 # QEMU's trace by build/host/cardtrace. Durations: Documentation/
 # benchmarks.md ("How long things take").
@@ -115,6 +117,44 @@ seed_runs() {
 		"$top/build/runs/e500-seed-stock/card.kv" "$top/build/runs/e500-seed-ours/card.kv"
 }
 
+# host_driver_is LABEL DRIVER: the card of boot LABEL sat on a host
+# controller bound to DRIVER (the guest's "KV host_driver=", read from
+# sysfs)
+host_driver_is() {
+	local got
+	got=$(sed -n 's/^KV host_driver=//p' "$top/build/runs/$1/result.txt" 2>/dev/null | head -n 1)
+	if [ "$got" = "$2" ]; then
+		ok "$1/host_driver_$2"
+	else
+		ko "$1/host_driver_$2" "the card's host was bound to '${got:-nothing reported}'"
+	fi
+}
+
+# The kernel's own sdhci-of-esdhc with the series offered to it
+# (drivers/mmc/host/stock-esdhc/, built in by qemu/ppc-stock.config) on
+# the same board node: the stock driver binds it, its KUnit suite (the
+# series' third patch) passes, and the boot test (our scheduler over the
+# stock driver) passes as on ours.
+stock_boot() {
+	local log=$top/build/runs/e500-stock/kunit.log
+	"$top/qemu/setup/kernel.sh" ppc-stock 2>&1 | sed 's/^/# /'
+	if [ "${PIPESTATUS[0]}" != 0 ]; then
+		ko e500-stock/kernel_build "see build/kernel-ppc-stock/build.log"
+		return
+	fi
+	ok e500-stock/kernel_build
+	e500_boot e500-stock --kernel ppc-stock
+	host_driver_is e500-stock sdhci-esdhc
+	# the suite's own line at KUnit's top level, after its 8 cases
+	if grep -Eq '^ok [0-9]+ sdhci-of-esdhc-fixup$' "$log" &&
+	   [ "$(sed -n '/# Subtest: sdhci-of-esdhc-fixup/,/^ok [0-9]* sdhci-of-esdhc-fixup$/p' "$log" |
+		grep -Ec '^ +ok [0-9]+ esdhc_test_')" = 8 ]; then
+		ok e500-stock/stock_fixup_suite_passed
+	else
+		ko e500-stock/stock_fixup_suite_passed "$(grep -m1 -E '(not )?ok [0-9]+ sdhci-of-esdhc-fixup' "$log" || echo "the suite did not run")"
+	fi
+}
+
 # QEMU 10 from the Debian 13 root (made once by qemu/setup/trixie-root.sh:
 # a minute or two the first time).
 if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc device-tree-compiler 2>&1 | sed 's/^/# /' &&
@@ -125,6 +165,7 @@ if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc device-tree-compiler 2>&1 | 
 	else
 		ko e500-esdhc/of_driver_bound "the device-tree driver did not probe the eSDHC"
 	fi
+	host_driver_is e500-esdhc sdhci-esdhc-e500-of
 	# a board's node: "clock-frequency" (as U-Boot fills it in) wins
 	# over the capabilities' base clock
 	e500_boot e500-esdhc-clk --esdhc-clock 100000000
@@ -143,6 +184,7 @@ if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc device-tree-compiler 2>&1 | 
 	else
 		ok e500-generic-node/no_probe_logged
 	fi
+	stock_boot
 	seed_runs
 else
 	ko e500-esdhc/trixie_root "qemu/setup/trixie-root.sh failed; see build/trixie-root.log"

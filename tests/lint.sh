@@ -5,6 +5,11 @@
 #  - checkpatch      checkpatch --strict (from the 6.1 tree) on every C
 #                    file and header of ours; checkpatch-6.12 the same
 #                    with the 6.12 tree's script;
+#  - series/V/...   the kernel series of `make kernel-patch` (ours against
+#                    6.1 and 6.12, the stock driver's against 6.1): they
+#                    apply (kernel-patch.sh --check), and checkpatch
+#                    --strict from each tree finds nothing in any patch
+#                    beyond the exceptions the file checks make;
 #  - build/..., build-6.12/...  an out-of-tree build of the modules with
 #                    W=1 and sparse (C=1), against the 6.1 and the 6.12
 #                    guest kernels, that must print no warning;
@@ -68,7 +73,41 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint 11
+ktap_begin lint 17
+
+# checkpatch_exceptions PATH: ",TYPE..." that checkpatch may report on
+# the file PATH (ours, or its place in the kernel series), each with its
+# reason
+checkpatch_exceptions() {
+	case $1 in
+	# Trace event headers keep the TRACE_EVENT() layout that every
+	# header in include/trace/events/ uses, which --strict flags.
+	# The EM()/EMe() lists that name an enum in the trace output
+	# (TRACE_DEFINE_ENUM) are the same idiom as upstream's headers,
+	# and each expansion uses some of the arguments.
+	include/trace/events/*)
+		echo ,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,COMPLEX_MACRO,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
+	# The compat header is the one place that tests the kernel
+	# version (6.1 and 6.12 from one source), in the kernel's
+	# usual form.
+	include/linux/mmc-coalesce-compat.h)
+		echo ,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
+	# The tunables table (an X-macro) expands into one module
+	# parameter declaration per line: the expansion ends in a
+	# semicolon, names it twice, and each use takes only some of
+	# the columns (name, default, min, max, help).
+	*/coalesce-tunables.c)
+		echo ,MACRO_ARG_REUSE,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
+	*/coalesce-iosched.h)
+		echo ,MACRO_ARG_UNUSED ;;
+	# "fsl,p2020-rev1-esdhc" has no binding, yet the kernel's
+	# sdhci-pltfm.c tests it (DMA off: sdhci_get_property()); the
+	# driver matches it so that such a node gets what stock gives it
+	# (only seen in the tree: the file checks run with --no-tree).
+	drivers/mmc/host/sdhci-esdhc-e500-of.c)
+		echo ,UNDOCUMENTED_DT_STRING ;;
+	esac
+}
 
 # checkpatch, from each kernel tree (6.1, then 6.12: the newer script
 # knows more checks)
@@ -82,30 +121,7 @@ for v in 6.1 6.12; do
 			missing "$f" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
 			continue
 		fi
-		ignore=FILE_PATH_CHANGES
-		case $f in
-		# Trace event headers keep the TRACE_EVENT() layout that every
-		# header in include/trace/events/ uses, which --strict flags.
-		# The EM()/EMe() lists that name an enum in the trace output
-		# (TRACE_DEFINE_ENUM) are the same idiom as upstream's headers,
-		# and each expansion uses some of the arguments.
-		include/trace/events/*)
-			ignore=$ignore,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
-			ignore=$ignore,COMPLEX_MACRO,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
-		# The compat header is the one place that tests the kernel
-		# version (6.1 and 6.12 from one source), in the kernel's
-		# usual form.
-		include/linux/mmc-coalesce-compat.h)
-			ignore=$ignore,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
-		# The tunables table (an X-macro) expands into one module
-		# parameter declaration per line: the expansion ends in a
-		# semicolon, names it twice, and each use takes only some of
-		# the columns (name, default, min, max, help).
-		drivers/mmc/coalesce/coalesce-tunables.c)
-			ignore=$ignore,MACRO_ARG_REUSE,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
-		drivers/mmc/coalesce/coalesce-iosched.h)
-			ignore=$ignore,MACRO_ARG_UNUSED ;;
-		esac
+		ignore=FILE_PATH_CHANGES$(checkpatch_exceptions "$f")
 		out=$("$cp_pl" --strict --no-tree --quiet --ignore "$ignore" -f "$f" 2>&1)
 		if [ -z "$out" ]; then
 			ok "$f"
@@ -114,6 +130,62 @@ for v in 6.1 6.12; do
 		fi
 	done
 	ktap_sub_end
+done
+
+# The kernel series (make kernel-patch): ours against 6.1 and 6.12, and
+# the stock driver's against 6.1. series/V/applies: kernel-patch.sh
+# --check (each patch applies in turn, without offset or fuzz, git am
+# gives the same tree, each stock patch applies alone to the base);
+# series/V/checkpatch[-6.12]: every patch through checkpatch --strict
+# from each tree, run inside the tree the series is for, so that the
+# checks that read the tree (DT bindings, MAINTAINERS) run too; a finding
+# passes only where checkpatch_exceptions names its type for its file.
+series_dir=$top/build/lint-series
+for v in 6.1 6.12; do
+	b=$top/build/linux-$v
+	if [ ! -x "$b/scripts/checkpatch.pl" ]; then
+		ko "series/$v/applies" "no kernel tree in build/linux-$v (make kernel, make kernel-6.12)"
+		skip "series/$v/checkpatch" "no tree"
+		skip "series/$v/checkpatch-6.12" "no tree"
+		continue
+	fi
+	rm -rf "${series_dir:?}/$v" "${series_dir:?}/$v-stock-esdhc"
+	if "$top/qemu/setup/kernel-patch.sh" -q --check --base "$b" --out "$series_dir/$v" \
+		>"$series_dir.$v.log" 2>&1; then
+		ok "series/$v/applies"
+	else
+		ko "series/$v/applies" "$(grep -m1 'kernel-patch.sh\|kernel-patch: .*\(fail\|differ\|not apply\|changed\)' "$series_dir.$v.log")"
+	fi
+	patches=("$series_dir/$v"/0*.patch)
+	[ ! -d "$series_dir/$v-stock-esdhc" ] || patches+=("$series_dir/$v-stock-esdhc"/0*.patch)
+	for w in 6.1 6.12; do
+		t=series/$v/checkpatch
+		[ "$w" = 6.1 ] || t=$t-6.12
+		ktap_sub_begin "$t" ${#patches[@]}
+		for f in "${patches[@]}"; do
+			n=${f#"$series_dir"/}
+			if [ ! -f "$f" ]; then
+				ko "$n" "no series written"
+				continue
+			fi
+			# lines "FILE:LINE: LEVEL:TYPE: message"
+			found=$(cd "$b" && "$top/build/linux-$w/scripts/checkpatch.pl" --strict \
+				--terse --showfile --show-types --no-summary "$f" 2>&1 |
+				while IFS= read -r line; do
+					file=${line%%:*} type=${line#*: } type=${type#*:} type=${type%%:*}
+					case $(checkpatch_exceptions "$file"), in
+					*,"$type",*) ;;
+					*) printf '%s\n' "$line" ;;
+					esac
+				done)
+			if [ -z "$found" ]; then
+				ok "$n"
+			else
+				ko "$n" "$(head -n 1 <<<"$found")"
+			fi
+		done
+		ktap_sub_end
+	done
 done
 
 # W=1 and sparse, against each kernel: 6.1 in the project tree (the

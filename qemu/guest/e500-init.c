@@ -48,6 +48,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,34 @@ static int wait_for_card(void)
 		usleep(100000);
 	}
 	return -1;
+}
+
+/*
+ * The driver bound to the card's host controller, as "KV host_driver=":
+ * the card's device is HOST/mmc_host/mmcN/mmcN:RCA, and HOST's "driver"
+ * link names its driver (the e500 test checks which driver took the
+ * node: ours, or stock sdhci-of-esdhc on the ppc-stock kernel).
+ */
+static void report_host_driver(void)
+{
+	char path[PATH_MAX], link[PATH_MAX] = "";
+	char *slash;
+	ssize_t n = -1;
+	int i;
+
+	if (realpath("/sys/block/mmcblk0/device", path)) {
+		for (i = 0; i < 3 && (slash = strrchr(path, '/')); i++)
+			*slash = '\0';
+		strncat(path, "/driver", sizeof(path) - strlen(path) - 1);
+		n = readlink(path, link, sizeof(link) - 1);
+	}
+	if (n <= 0) {
+		mmcc("KV host_driver=none");
+		return;
+	}
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	mmcc("KV host_driver=%s", slash ? slash + 1 : link);
 }
 
 #define OF_DRIVER	"/sys/bus/platform/drivers/sdhci-esdhc-e500-of"
@@ -599,6 +628,7 @@ int main(void)
 		goto out;
 	}
 	result(1, "card_detected", "");
+	report_host_driver();
 	if (!cmdline_arg("e500", arg, sizeof(arg)) && !strcmp(arg, "seed")) {
 		char elevator[32] = "";
 		unsigned int mib = 128;

@@ -37,7 +37,20 @@
 #                    applied; the result is what was committed; `git am`
 #                    takes the series; the base is unchanged; and the
 #                    base's scripts/checkpatch.pl --strict on every patch
-#   -q, --quiet      print only the output directory
+#   --stock-esdhc-tree DIR
+#                    also make DIR a hard-linked copy of the base with the
+#                    stock driver's series (below) applied, as --tree
+#   --no-stock-esdhc write no stock driver's series (for a base that has
+#                    it applied already)
+#   -q, --quiet      print only the output directory (and, with --check,
+#                    skip the checkpatch listing)
+#
+# With a 6.1 base it also writes a second series, for the kernel's own
+# sdhci-of-esdhc driver, from drivers/mmc/host/stock-esdhc/ (one patch per
+# file: its commit message, a "---" line, then the diff against 6.1's
+# driver), into OUT-stock-esdhc: the fixes our host driver carries,
+# offered to the stock one. Each of its patches applies alone to the base,
+# and --check checks that too.
 # Environment: KERNEL_PATCH_AUTHOR ("Name <email>", the author, the
 # Signed-off-by and the MAINTAINERS M: line; default the placeholder
 # "mmc-coalesce developers <mmc-coalesce@example.org>": set a real
@@ -51,12 +64,16 @@ out=
 tree=
 check=0
 quiet=0
+stock=1
+stock_tree=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-b | --base) base=${2:?}; shift 2 ;;
 	-o | --out) out=${2:?}; shift 2 ;;
 	--tree) tree=${2:?}; shift 2 ;;
 	--check) check=1; shift ;;
+	--stock-esdhc-tree) stock_tree=${2:?}; shift 2 ;;
+	--no-stock-esdhc) stock=0; shift ;;
 	-q | --quiet) quiet=1; shift ;;
 	-h | --help) sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "kernel-patch.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -414,24 +431,63 @@ choice and the per-SoC clock ceilings."
 
 # --- the series --------------------------------------------------------------
 
-rm -f "$out"/*.patch "$out/series"
-# numbered [PATCH n/N] subjects, as they would be mailed; --zero-commit:
-# the scratch commits' ids mean nothing outside build/
-g format-patch -q --zero-commit --no-signature --numbered \
-	-o "$out" "$(g rev-list --max-parents=0 HEAD)..HEAD"
-(cd "$out" && ls -1 -- *.patch) >"$out/series"
+# write_series WORK OUT: the scratch repository's commits as numbered
+# [PATCH n/N] mails, as they would be sent; --zero-commit: the scratch
+# commits' ids mean nothing outside build/
+write_series() {
+	mkdir -p "$2"
+	rm -f "$2"/*.patch "$2/series"
+	git -C "$1" format-patch -q --zero-commit --no-signature --numbered \
+		-o "$2" "$(git -C "$1" rev-list --max-parents=0 HEAD)..HEAD"
+	(cd "$2" && ls -1 -- *.patch) >"$2/series"
+}
+write_series "$work" "$out"
 say "kernel-patch: $(wc -l <"$out/series") patches against Linux $kernelversion in ${out#"$top"/}/"
 [ $quiet = 0 ] || echo "$out"
 
+# --- the stock driver's series -----------------------------------------------
+
+stock_src=$top/$hs/stock-esdhc
+sout=$out-stock-esdhc
+swork=$work-stock-esdhc
+[ "$ver" = 6.1 ] || stock=0
+[ $stock = 1 ] || [ -z "$stock_tree" ] || die "--stock-esdhc-tree: no stock driver's series for this base"
+if [ $stock = 1 ]; then
+	rm -rf "$swork"
+	mkdir -p "$swork/$hs"
+	cp "$base/$hs/sdhci-of-esdhc.c" "$base/$hs/Kconfig" "$swork/$hs/"
+	gs() { git -C "$swork" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+	gs init -q -b main
+	gs add -A
+	gs commit -q -m "Linux $kernelversion (the base: only the files the series edits)"
+	for f in "$stock_src"/0*.patch; do
+		[ -f "$f" ] || die "no patches in ${stock_src#"$top"/}"
+		subject=$(head -n 1 "$f")
+		grep -qx -e '---' "$f" || die "${f#"$top"/}: no '---' line before the diff"
+		if [ -z "$subject" ] || [ -n "$(sed -n 2p "$f")" ]; then
+			die "${f#"$top"/}: the first line is the subject, then a blank line"
+		fi
+		sed '1,/^---$/d' "$f" >"$swork.diff"
+		gs apply --whitespace=error-all "$swork.diff" ||
+			die "${f#"$top"/} does not apply to $base"
+		gs add -A
+		{ sed -n '1,/^---$/p' "$f" | sed '$d'; printf '\nSigned-off-by: %s\n' "$author"; } |
+			gs commit -q -F -
+	done
+	rm -f "$swork.diff"
+	write_series "$swork" "$sout"
+	say "kernel-patch: $(wc -l <"$sout/series") patches for stock sdhci-of-esdhc against Linux $kernelversion in ${sout#"$top"/}/"
+fi
+
 # --- checks ------------------------------------------------------------------
 
-# touched: the paths the series creates or changes
-touched() { sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$out"/0*.patch | LC_ALL=C sort -u; }
-
-if [ $check = 1 ]; then
-	bad=0
-	chk=$top/build/kernel-patch/.check-$ver
-	mapfile -t paths < <(touched)
+# check_series OUT WORK ALONE: the checks of --check on one series (ALONE
+# 1: also each patch alone on the base)
+check_series() {
+	local sdir=$1 swk=$2 alone=$3 bad=0 chk f n before paths
+	chk=$swk.check
+	# touched: the paths the series creates or changes
+	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$sdir"/0*.patch | LC_ALL=C sort -u)
 	sums() { (cd "$base" && for f in "${paths[@]}"; do [ ! -e "$f" ] || sha256sum "$f"; done); }
 	before=$(sums)
 	for f in "${paths[@]}"; do
@@ -449,63 +505,87 @@ if [ $check = 1 ]; then
 	for f in "${paths[@]}"; do
 		[ ! -e "$chk/$f" ] || cp --remove-destination "$base/$f" "$chk/$f"
 	done
-	for f in "$out"/0*.patch; do
+	for f in "$sdir"/0*.patch; do
 		n=${f##*/}
-		if ! (cd "$chk" && GIT_CEILING_DIRECTORIES=$(dirname "$chk") git apply --check "$f") >"$work/apply.log" 2>&1; then
-			bad=1; echo "kernel-patch: git apply --check $n: $(head -n 3 "$work/apply.log")" >&2
+		if [ "$alone" = 1 ] &&
+		   ! (cd "$base" && GIT_CEILING_DIRECTORIES=$(dirname "$base") git apply --check "$f") >"$swk.log" 2>&1; then
+			bad=1; echo "kernel-patch: $n does not apply alone to the base: $(head -n 3 "$swk.log")" >&2
 		fi
-		if ! (cd "$chk" && patch -p1 -f --dry-run <"$f") >"$work/patch.log" 2>&1 ||
-		   grep -Eq 'offset|fuzz|FAILED|malformed' "$work/patch.log"; then
-			bad=1; echo "kernel-patch: patch -p1 --dry-run $n: $(grep -E -m3 'offset|fuzz|FAILED|malformed' "$work/patch.log")" >&2
+		if ! (cd "$chk" && GIT_CEILING_DIRECTORIES=$(dirname "$chk") git apply --check "$f") >"$swk.log" 2>&1; then
+			bad=1; echo "kernel-patch: git apply --check $n: $(head -n 3 "$swk.log")" >&2
+		fi
+		if ! (cd "$chk" && patch -p1 -f --dry-run <"$f") >"$swk.log" 2>&1 ||
+		   grep -Eq 'offset|fuzz|FAILED|malformed' "$swk.log"; then
+			bad=1; echo "kernel-patch: patch -p1 --dry-run $n: $(grep -E -m3 'offset|fuzz|FAILED|malformed' "$swk.log")" >&2
 		fi
 		(cd "$chk" && patch -p1 -f -s --no-backup-if-mismatch <"$f") || { bad=1; break; }
 	done
-	[ $bad = 1 ] || say "kernel-patch: each patch in turn: git apply --check and patch -p1 --dry-run clean (no offset, no fuzz)"
+	[ $bad = 1 ] || say "kernel-patch: ${sdir##*/}: each patch in turn: git apply --check and patch -p1 --dry-run clean (no offset, no fuzz)"
+	[ $bad = 1 ] || [ "$alone" = 0 ] || say "kernel-patch: ${sdir##*/}: each patch also applies alone to the base"
 	# the patched tree holds what the scratch repository committed
 	for f in "${paths[@]}"; do
-		g show "HEAD:$f" | cmp -s - "$chk/$f" || { bad=1; echo "kernel-patch: $f differs from the intended result" >&2; }
+		git -C "$swk" show "HEAD:$f" | cmp -s - "$chk/$f" || { bad=1; echo "kernel-patch: $f differs from the intended result" >&2; }
 	done
 	# git am of the series on a branch from the scratch base
-	g switch -q -c am "$(g rev-list --max-parents=0 HEAD)"
-	if g am -q "$out"/0*.patch >"$work/am.log" 2>&1 && [ -z "$(g diff main am)" ]; then
-		say "kernel-patch: git am: the series applies and gives the same tree"
+	git -C "$swk" switch -q -c am "$(git -C "$swk" rev-list --max-parents=0 HEAD)"
+	if git -C "$swk" am -q "$sdir"/0*.patch >"$swk.log" 2>&1 &&
+	   [ -z "$(git -C "$swk" diff main am)" ]; then
+		say "kernel-patch: ${sdir##*/}: git am: the series applies and gives the same tree"
 	else
-		bad=1; echo "kernel-patch: git am failed: $(tail -n 3 "$work/am.log")" >&2
+		bad=1; echo "kernel-patch: git am failed: $(tail -n 3 "$swk.log")" >&2
 	fi
+	git -C "$swk" switch -q main
 	rm -rf "$chk"
 	if [ "$(sums)" = "$before" ]; then
-		say "kernel-patch: the base is unchanged"
+		say "kernel-patch: ${sdir##*/}: the base is unchanged"
 	else
 		bad=1; echo "kernel-patch: the base changed!" >&2
 	fi
-	for f in "$out"/0*.patch; do
-		if (cd "$base" && scripts/checkpatch.pl --strict --quiet --no-summary "$f") >"$work/checkpatch.log" 2>&1; then
+	# the listing only (tests/lint.sh asserts checkpatch on the series)
+	[ $quiet = 1 ] || for f in "$sdir"/0*.patch; do
+		if (cd "$base" && scripts/checkpatch.pl --strict --quiet --no-summary "$f") >"$swk.log" 2>&1; then
 			say "kernel-patch: checkpatch --strict ${f##*/}: clean"
 		else
 			say "kernel-patch: checkpatch --strict ${f##*/}:"
-			grep -E '^(ERROR|WARNING|CHECK)' "$work/checkpatch.log" | sort | uniq -c | sed 's/^/  /'
+			grep -E '^(ERROR|WARNING|CHECK)' "$swk.log" | sort | uniq -c | sed 's/^/  /'
 		fi
 	done
+	rm -f "$swk.log"
+	return $bad
+}
+
+if [ $check = 1 ]; then
+	bad=0
+	check_series "$out" "$work" 0 || bad=1
+	[ $stock = 0 ] || check_series "$sout" "$swork" 1 || bad=1
 	[ $bad = 0 ] || exit 1
 fi
 
-# --- a tree with the series applied -----------------------------------------
+# --- trees with a series applied ---------------------------------------------
 
-if [ -n "$tree" ]; then
-	want=$( { echo "$base"; cat "$out/series"; cat "$out"/0*.patch; } | sha256sum | cut -d' ' -f1)
+# make_tree DIR SERIES_DIR: DIR, the base hard-linked with the series
+# applied, made again only when the series (or the base) changed
+make_tree() {
+	local tree=$1 sdir=$2 want stamp f
+	want=$( { echo "$base"; cat "$sdir/series"; cat "$sdir"/0*.patch; } | sha256sum | cut -d' ' -f1)
 	stamp=$tree/.kernel-patch.sha
 	if [ ! -f "$tree/Makefile" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-		echo "kernel-patch: making ${tree#"$top"/}: ${base#"$top"/} hard-linked, the series applied"
+		echo "kernel-patch: making ${tree#"$top"/}: ${base#"$top"/} hard-linked, ${sdir#"$top"/} applied"
 		rm -rf "$tree" "$tree.tmp"
 		cp -al "$base" "$tree.tmp"
-		for f in "$out"/0*.patch; do
+		for f in "$sdir"/0*.patch; do
 			# GNU patch writes a new file and renames it over the old
 			# one: the base's inode, shared through the hard link, is
 			# left alone
 			(cd "$tree.tmp" && patch -p1 -s -f --no-backup-if-mismatch <"$f") ||
 				die "${f##*/} does not apply to $base"
 		done
+		# a base made by this script has a stamp of its own, which the
+		# hard link shares: replace the file, do not write through it
+		rm -f "$tree.tmp/.kernel-patch.sha"
 		echo "$want" >"$tree.tmp/.kernel-patch.sha"
 		mv "$tree.tmp" "$tree"
 	fi
-fi
+}
+[ -z "$tree" ] || make_tree "$tree" "$out"
+[ -z "$stock_tree" ] || make_tree "$stock_tree" "$sout"

@@ -5,7 +5,7 @@
 # allnoconfig/tinyconfig plus the fragment in qemu/; x86_64-6.12 is the
 # same x86_64 guest from Debian 13's linux-source-6.12.
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
-# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc]
+# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc|ppc-stock]
 # KERNEL_JOBS=N: make -jN (default: one per CPU); tests/check.sh builds
 # with 1 beside a running guest.
 set -euo pipefail
@@ -34,17 +34,27 @@ x86_64 | x86_64-debug | x86_64-6.12)
 	# 6.12: the very same fragment (every line of it sticks there too)
 	[ "$arch" != x86_64-6.12 ] || frags=("$top/qemu/x86_64.config")
 	;;
-ppc)
+ppc | ppc-stock)
 	"$here/deps.sh" ppc
 	# A tree of its own with our drivers in tree, as a board vendor
 	# carries them: the extracted tree hard-linked (no extra space) with
-	# the kernel patch series applied (qemu/setup/kernel-patch.sh writes
-	# it to build/kernel-patch/6.1/ from the project's files, and makes
-	# the tree again when the series changed). The x86_64 tree stays
-	# stock. Same path every time, so ccache and make stay incremental.
+	# the series for stock sdhci-of-esdhc applied
+	# (build/linux-6.1-stock-esdhc), then ours on top of that (both
+	# written by qemu/setup/kernel-patch.sh from the project's files,
+	# the trees made again when a series changed). ppc builds our host
+	# driver from it, ppc-stock the stock one with its series (the
+	# fragment qemu/ppc-stock.config on top of ppc.config): one tree
+	# for both, so that ccache serves the second from the first's
+	# objects. The x86_64 tree stays stock. Same paths every time, so
+	# ccache and make stay incremental.
+	ssrc=$top/build/linux-6.1-stock-esdhc
 	psrc=$top/build/linux-6.1-ppc
-	"$here/kernel-patch.sh" --base "$src" --tree "$psrc"
+	"$here/kernel-patch.sh" --base "$src" --stock-esdhc-tree "$ssrc"
+	"$here/kernel-patch.sh" -q --no-stock-esdhc --base "$ssrc" \
+		--out "$top/build/kernel-patch/6.1-on-stock-esdhc" --tree "$psrc" >/dev/null
 	src=$psrc
+	frags=("$top/qemu/ppc.config")
+	[ "$arch" = ppc ] || frags+=("$top/qemu/$arch.config")
 	kmake=(make -C "$src" O="$out" ARCH=powerpc CROSS_COMPILE=powerpc-linux-gnu-
 	       CC="ccache powerpc-linux-gnu-gcc")
 	base=allnoconfig
@@ -52,7 +62,7 @@ ppc)
 	target=vmlinux
 	;;
 *)
-	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug, x86_64-6.12 or ppc)" >&2
+	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug, x86_64-6.12, ppc or ppc-stock)" >&2
 	exit 2
 	;;
 esac
@@ -73,12 +83,20 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	"${kmake[@]}" -s $base >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 	"${kmake[@]}" -s olddefconfig >/dev/null
-	# Every fragment line must survive olddefconfig, or a dependency is missing.
+	# Every fragment line must survive olddefconfig, or a dependency is
+	# missing: each symbol's last line across the fragments (a later
+	# fragment overrides an earlier one), "=" or "is not set".
 	bad=0
 	while IFS= read -r line; do
-		case $line in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$out/.config" || { echo "kernel: $arch: '$line' did not stick" >&2; bad=1; }
-	done < <(cat "${frags[@]}")
+		case $line in
+		CONFIG_*=*) grep -qx "$line" "$out/.config" ;;
+		*) ! grep -q "^${line#\# }=[ym]" "$out/.config" ;;
+		esac || { echo "kernel: $arch: '$line' did not stick" >&2; bad=1; }
+	done < <(cat "${frags[@]}" | awk '
+		/^CONFIG_[A-Za-z0-9_]*=/ { s = $0; sub(/=.*/, "", s) }
+		/^# CONFIG_[A-Za-z0-9_]* is not set$/ { s = $2; $0 = "# " s }
+		s != "" { if (!(s in last)) order[++n] = s; last[s] = $0; s = "" }
+		END { for (i = 1; i <= n; i++) print last[order[i]] }')
 	[ $bad = 0 ] || exit 1
 	echo "$want" >"$stamp"
 fi

@@ -564,10 +564,13 @@ fi
 # --- trees with a series applied ---------------------------------------------
 
 # make_tree DIR SERIES_DIR: DIR, the base hard-linked with the series
-# applied, made again only when the series (or the base) changed
+# applied, made again only when the series or the base changed
 make_tree() {
 	local tree=$1 sdir=$2 want stamp f
-	want=$( { echo "$base"; cat "$sdir/series"; cat "$sdir"/0*.patch; } | sha256sum | cut -d' ' -f1)
+	# a base this script made (--stock-esdhc-tree) carries its own stamp:
+	# when it was made again, so is DIR
+	want=$( { echo "$base"; cat "$base/.kernel-patch.sha" 2>/dev/null; cat "$sdir/series"
+		cat "$sdir"/0*.patch; } | sha256sum | cut -d' ' -f1)
 	stamp=$tree/.kernel-patch.sha
 	if [ ! -f "$tree/Makefile" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		echo "kernel-patch: making ${tree#"$top"/}: ${base#"$top"/} hard-linked, ${sdir#"$top"/} applied"

@@ -81,11 +81,11 @@ kernel-patch:
 guest: modules
 	@qemu/initramfs.sh
 
-$(CARDTRACE): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h
+$(CARDTRACE): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h tests/tools/cardtrace/card-floor.c tests/tools/cardtrace/card-floor.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(CARDTRACE_SAN): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h
+$(CARDTRACE_SAN): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h tests/tools/cardtrace/card-floor.c tests/tools/cardtrace/card-floor.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^)
 

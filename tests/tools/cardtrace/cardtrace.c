@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "card-floor.h"
 #include "card-model.h"
 
 /* The kernel's spelling of fixed-size types, so the code reads the same. */
@@ -470,6 +471,7 @@ struct stats {
 	/* the part of the estimates that closing every AU at the end adds */
 	double finish_linear_s, finish_any_s;
 	u64 closes_linear, closes_any;
+	struct card_floor floor;	/* what any order would cost at least */
 };
 
 /* The AU index of the last sector any write touches, bounded for sanity. */
@@ -519,14 +521,17 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	u64 prev_au = U64_MAX, naus = max_au_of(l, opt) + 1;
 	u64 *end_of;	/* highest end written so far, per AU */
 	u64 written_sectors = 0;
+	struct card_extent *ext;
+	size_t i, next = 0;
 	bool *touched;
-	size_t i;
+	int r;
 
 	memset(st, 0, sizeof(*st));
 	end_of = calloc(naus, sizeof(*end_of));
 	touched = calloc(naus, sizeof(*touched));
-	if (!end_of || !touched)
-		die("out of memory (%llu AUs)", naus);
+	ext = malloc((l->n ? l->n : 1) * sizeof(*ext));
+	if (!end_of || !touched || !ext)
+		die("out of memory (%llu AUs, %ld commands)", naus, (long)l->n);
 	model_init(&lin, &par, true);
 	model_init(&any, &par, false);
 
@@ -548,6 +553,8 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 		}
 		st->writes++;
 		written_sectors += c->sectors;
+		ext[next].start = c->start;
+		ext[next++].sectors = c->sectors;
 		if (c->sectors <= opt->small_sectors)
 			st->small++;
 		au = c->start / opt->au_sectors;
@@ -584,7 +591,11 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 					   any.copy_sectors);
 	st->closes_linear = lin.au_closes;
 	st->closes_any = any.au_closes;
+	r = card_floor(&par, ext, next, &st->floor);
+	if (r)
+		die("the floor: %s", strerror(-r));
 
+	free(ext);
 	free(touched);
 	free(end_of);
 	card_model_free(&lin);
@@ -619,6 +630,12 @@ static void report_kv(const struct stats *st)
 	printf("bytes_read=%llu\n", st->bytes_read);
 	printf("finish_linear_s=%.3f\n", st->finish_linear_s);
 	printf("finish_any_s=%.3f\n", st->finish_any_s);
+	printf("floor_s=%.3f\n", st->floor.seconds);
+	printf("floor_mbps=%.2f\n", mbps(st->bytes_written, st->floor.seconds));
+	printf("floor_commands=%llu\n", st->floor.runs);
+	printf("floor_copy_sectors=%.0f\n", st->floor.copy_sectors);
+	printf("est_linear_over_floor=%.2f\n", st->floor.seconds > 0 ?
+	       st->est_linear_s / st->floor.seconds : 0.0);
 }
 
 static void report_text(const struct stats *st, const struct options *opt)
@@ -649,6 +666,11 @@ static void report_text(const struct stats *st, const struct options *opt)
 	       st->est_any_s, mbps(st->bytes_written, st->est_any_s),
 	       st->limit_s > 0 ? st->est_any_s / st->limit_s : 0,
 	       st->closes_any);
+	printf("  floor, any order:         %.2f s, %.2f MB/s (%.2f x limit; ",
+	       st->floor.seconds, mbps(st->bytes_written, st->floor.seconds),
+	       st->limit_s > 0 ? st->floor.seconds / st->limit_s : 0);
+	printf("%llu commands, %.1f MiB copied)\n", st->floor.runs,
+	       st->floor.copy_sectors / 2048);
 }
 
 static void dump(const struct cmd_list *l)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * card-floor - the least card time of a set of writes in any order; see
+ * card-floor - the least card time of a trace's writes in any order; see
  * card-floor.h.
  */
 #include <errno.h>
@@ -10,80 +10,160 @@
 
 #include "card-floor.h"
 
+/* A write's part inside one AU, and where the write was in the trace. */
+struct piece {
+	u64 au, start, end, t_us;
+	size_t idx;
+};
+
 static int by_start(const void *a, const void *b)
 {
-	const struct card_extent *x = a, *y = b;
+	const struct piece *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return 0;
 }
 
-/*
- * Add the run [s, e) to the floor: its sectors, and the AUs it covers.
- * Runs come in ascending order and do not touch, so only the first AU of
- * a run can be the last AU of the run before it.
- */
-static void add_run(struct card_floor *f, u64 au_sectors, u64 s, u64 e,
-		    u64 *last_au)
+static int by_au_then_trace(const void *a, const void *b)
 {
-	u64 first = s / au_sectors, last = (e - 1) / au_sectors;
+	const struct piece *x = a, *y = b;
 
-	f->runs++;
-	f->distinct += e - s;
-	f->aus += last - first + 1 - (first == *last_au);
-	*last_au = last;
+	if (x->au != y->au)
+		return x->au < y->au ? -1 : 1;
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Sectors the pieces cover at least once, and the maximal runs of
+ * contiguous ones (touching ranges can be one command).  Sorts @v.
+ */
+static u64 cover(struct piece *v, size_t m, u64 *runs)
+{
+	u64 run_e = 0, distinct = 0;
+	size_t i;
+
+	qsort(v, m, sizeof(*v), by_start);
+	*runs = 0;
+	for (i = 0; i < m; i++) {
+		if (*runs && v[i].start <= run_e) {
+			if (v[i].end > run_e) {
+				distinct += v[i].end - run_e;
+				run_e = v[i].end;
+			}
+			continue;
+		}
+		++*runs;
+		distinct += v[i].end - v[i].start;
+		run_e = v[i].end;
+	}
+	return distinct;
+}
+
+/*
+ * The longest chain of pieces of one AU, in trace order, each of which
+ * must go to the card after the one before it and does not start at or
+ * after its end: each link is an opening more on a linear-only card.
+ */
+static u64 longest_chain(const struct piece *v, size_t m, u64 gap_us,
+			 unsigned int *len)
+{
+	u64 best = 1;
+	size_t i, j;
+
+	if (m > CARD_FLOOR_CHAIN_MAX)
+		return 1;
+	for (j = 0; j < m; j++) {
+		len[j] = 1;
+		for (i = 0; i < j; i++) {
+			bool behind = v[j].start < v[i].end;
+			bool overlap = behind && v[i].start < v[j].end;
+			bool apart = gap_us != CARD_FLOOR_NO_GAP &&
+				     v[j].t_us > v[i].t_us &&
+				     v[j].t_us - v[i].t_us > gap_us;
+
+			if (behind && (overlap || apart) && len[i] + 1 > len[j])
+				len[j] = len[i] + 1;
+		}
+		if (len[j] > best)
+			best = len[j];
+	}
+	return best;
 }
 
 int card_floor(const struct card_params *p, const struct card_extent *w,
-	       size_t n, struct card_floor *out)
+	       size_t n, u64 gap_us, struct card_floor *out)
 {
-	struct card_extent *v;
-	u64 run_s = 0, run_e = 0, last_au = ULLONG_MAX;
-	size_t i, m = 0;
-	bool in_run = false;
+	u64 au_sz = p ? p->au_sectors : 0, runs;
+	struct piece *v = NULL, *tmp = NULL;
+	unsigned int *len = NULL;
+	size_t i, m = 0, a, b;
+	int ret = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
 	if (card_params_check(p))
 		return -EINVAL;
-	v = malloc((n ? n : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
+	/* one piece per AU a write touches */
 	for (i = 0; i < n; i++) {
 		if (!w[i].sectors)
 			continue;
-		if (w[i].start > ULLONG_MAX - w[i].sectors) {
-			free(v);
+		if (w[i].start > ULLONG_MAX - w[i].sectors)
 			return -EINVAL;
-		}
-		out->sectors += w[i].sectors;
-		v[m++] = w[i];
+		m += (w[i].start + w[i].sectors - 1) / au_sz -
+		     w[i].start / au_sz + 1;
 	}
-	qsort(v, m, sizeof(*v), by_start);
-	/*
-	 * Runs: sorted by start, a write that starts at or before the run's
-	 * end joins it (touching ranges can be one command).
-	 */
-	for (i = 0; i < m; i++) {
-		u64 s = v[i].start, e = s + v[i].sectors;
+	v = malloc((m ? m : 1) * sizeof(*v));
+	tmp = malloc((m ? m : 1) * sizeof(*tmp));
+	len = malloc((m ? m : 1) * sizeof(*len));
+	if (!v || !tmp || !len)
+		goto out;
+	m = 0;
+	for (i = 0; i < n; i++) {
+		u64 s = w[i].start, e = s + w[i].sectors;
 
-		if (in_run && s <= run_e) {
-			if (e > run_e)
-				run_e = e;
-			continue;
+		out->sectors += w[i].sectors;
+		while (s < e) {
+			u64 au = s / au_sz;
+			u64 lim = (au + 1) * au_sz;
+
+			v[m++] = (struct piece){ .au = au, .start = s,
+				.end = e < lim ? e : lim, .t_us = w[i].t_us,
+				.idx = i };
+			s = e < lim ? e : lim;
 		}
-		if (in_run)
-			add_run(out, p->au_sectors, run_s, run_e, &last_au);
-		in_run = true;
-		run_s = s;
-		run_e = e;
 	}
-	if (in_run)
-		add_run(out, p->au_sectors, run_s, run_e, &last_au);
-	free(v);
-	out->copy_sectors = (double)out->aus * (double)p->au_sectors -
-			    (double)out->distinct;
+	/* commands: the runs of the whole card (they may cross AUs) */
+	memcpy(tmp, v, m * sizeof(*v));
+	cover(tmp, m, &out->runs);
+
+	qsort(v, m, sizeof(*v), by_au_then_trace);
+	for (a = 0; a < m; a = b) {
+		u64 written = 0, distinct, chain;
+		double any, lin;
+
+		for (b = a; b < m && v[b].au == v[a].au; b++)
+			written += v[b].end - v[b].start;
+		chain = longest_chain(v + a, b - a, gap_us, len);
+		memcpy(tmp, v + a, (b - a) * sizeof(*v));
+		distinct = cover(tmp, b - a, &runs);
+		any = (double)(au_sz - distinct);
+		lin = (double)chain * (double)au_sz - (double)written;
+		out->aus++;
+		out->distinct += distinct;
+		out->copy_sectors += any;
+		out->openings += chain;
+		out->linear_copy_sectors += lin > any ? lin : any;
+	}
 	out->seconds = card_model_seconds(p, out->runs, out->sectors,
 					  out->copy_sectors);
-	return 0;
+	out->linear_seconds = card_model_seconds(p, out->runs, out->sectors,
+						 out->linear_copy_sectors);
+	ret = 0;
+out:
+	free(len);
+	free(tmp);
+	free(v);
+	return ret;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * card-floor - a lower bound on the card time of a set of writes, whatever
+ * card-floor - a lower bound on the card time of a trace's writes, whatever
  * order and grouping a scheduler gives them (Documentation/card-cost-model.md,
  * "The floor").
  *
@@ -13,9 +13,18 @@
  *    write covers: the last time the card closes the AU (at the latest at
  *    the end), it copies what that opening did not write, which includes
  *    every sector never written; linear-only and any-order alike.
- * It ignores time (how long a write may wait), the open-AU limit and the
- * order within an AU, so it lies at or below the best any scheduler
- * bound by those rules can do; how far below is not known.
+ * On a linear-only card each opening of an AU (from its opening to its
+ * close or to a write behind its write pointer) copies what it did not
+ * write, so k openings that write W sectors copy k x AU - W; and two
+ * writes of an AU where the later does not start at or after the end of
+ * the earlier need two openings if the earlier must have left before the
+ * later can: when they overlap (same-sector writes leave in arrival
+ * order), or when their trace times are more than @gap_us apart.  The
+ * longest chain of such pairs is a count of openings no scheduler avoids.
+ *
+ * It ignores the open-AU limit, and time except through @gap_us, so it
+ * lies at or below the best any scheduler bound by those rules can do;
+ * how far below is not known.
  */
 #ifndef CARD_FLOOR_H
 #define CARD_FLOOR_H
@@ -24,7 +33,13 @@
 
 #include "card-model.h"
 
+/* No time term: only overlapping writes force an AU to be opened again. */
+#define CARD_FLOOR_NO_GAP	(~0ull)
+/* AUs with more writes than this get no chain term (it is quadratic). */
+#define CARD_FLOOR_CHAIN_MAX	8192u
+
 struct card_extent {
+	u64 t_us;	/* when the trace has it reach the card */
 	u64 start;	/* first sector */
 	u64 sectors;
 };
@@ -36,14 +51,19 @@ struct card_floor {
 	u64 distinct;		/* sectors written at least once */
 	double copy_sectors;	/* aus x AU size - distinct */
 	double seconds;		/* runs x command cost + sectors + copies */
+	/* linear-only card */
+	u64 openings;		/* AU openings no order avoids, over all AUs */
+	double linear_copy_sectors;
+	double linear_seconds;
 };
 
 /*
- * The floor of @n writes @w under @p (checked as card_model_init() does).
- * Returns 0, -EINVAL (bad parameters, a write past UINT64_MAX) or -ENOMEM;
- * @w is not changed.  Zero-length writes count for nothing.
+ * The floor of @n writes @w, in trace order, under @p (checked as
+ * card_model_init() does), with @gap_us as above.  Returns 0, -EINVAL
+ * (bad parameters, a write past UINT64_MAX) or -ENOMEM; @w is not
+ * changed.  Zero-length writes count for nothing.
  */
 int card_floor(const struct card_params *p, const struct card_extent *w,
-	       size_t n, struct card_floor *out);
+	       size_t n, u64 gap_us, struct card_floor *out);
 
 #endif /* CARD_FLOOR_H */

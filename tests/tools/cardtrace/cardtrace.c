@@ -66,6 +66,8 @@ struct options {
 	bool byte_addr;		/* SDSC: command arguments are bytes */
 	bool dump, kv, lenient;
 	long excerpt;
+	/* the floor: trace times further apart than this cannot be sent together */
+	u64 floor_gap_us;
 	/* cost model */
 	unsigned int open_aus;
 	double seq_mbps, copy_mbps, cmd_overhead_us;
@@ -553,6 +555,7 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 		}
 		st->writes++;
 		written_sectors += c->sectors;
+		ext[next].t_us = c->t_us;
 		ext[next].start = c->start;
 		ext[next++].sectors = c->sectors;
 		if (c->sectors <= opt->small_sectors)
@@ -591,7 +594,7 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 					   any.copy_sectors);
 	st->closes_linear = lin.au_closes;
 	st->closes_any = any.au_closes;
-	r = card_floor(&par, ext, next, &st->floor);
+	r = card_floor(&par, ext, next, opt->floor_gap_us, &st->floor);
 	if (r)
 		die("the floor: %s", strerror(-r));
 
@@ -634,8 +637,16 @@ static void report_kv(const struct stats *st)
 	printf("floor_mbps=%.2f\n", mbps(st->bytes_written, st->floor.seconds));
 	printf("floor_commands=%llu\n", st->floor.runs);
 	printf("floor_copy_sectors=%.0f\n", st->floor.copy_sectors);
-	printf("est_linear_over_floor=%.2f\n", st->floor.seconds > 0 ?
-	       st->est_linear_s / st->floor.seconds : 0.0);
+	printf("floor_linear_s=%.3f\n", st->floor.linear_seconds);
+	printf("floor_linear_mbps=%.2f\n",
+	       mbps(st->bytes_written, st->floor.linear_seconds));
+	printf("floor_linear_copy_sectors=%.0f\n",
+	       st->floor.linear_copy_sectors);
+	printf("floor_linear_openings=%llu\n", st->floor.openings);
+	printf("est_linear_over_floor=%.2f\n", st->floor.linear_seconds > 0 ?
+	       st->est_linear_s / st->floor.linear_seconds : 0.0);
+	printf("est_any_over_floor=%.2f\n", st->floor.seconds > 0 ?
+	       st->est_any_s / st->floor.seconds : 0.0);
 }
 
 static void report_text(const struct stats *st, const struct options *opt)
@@ -666,11 +677,17 @@ static void report_text(const struct stats *st, const struct options *opt)
 	       st->est_any_s, mbps(st->bytes_written, st->est_any_s),
 	       st->limit_s > 0 ? st->est_any_s / st->limit_s : 0,
 	       st->closes_any);
-	printf("  floor, any order:         %.2f s, %.2f MB/s (%.2f x limit; ",
+	printf("floor, no order does better (%llu commands):\n", st->floor.runs);
+	printf("  linear-only card:         %.2f s, %.2f MB/s (%.2f x limit; ",
+	       st->floor.linear_seconds,
+	       mbps(st->bytes_written, st->floor.linear_seconds),
+	       st->limit_s > 0 ? st->floor.linear_seconds / st->limit_s : 0);
+	printf("%llu AU openings, %.1f MiB copied)\n", st->floor.openings,
+	       st->floor.linear_copy_sectors / 2048);
+	printf("  any-order-in-AU card:     %.2f s, %.2f MB/s (%.2f x limit; ",
 	       st->floor.seconds, mbps(st->bytes_written, st->floor.seconds),
 	       st->limit_s > 0 ? st->floor.seconds / st->limit_s : 0);
-	printf("%llu commands, %.1f MiB copied)\n", st->floor.runs,
-	       st->floor.copy_sectors / 2048);
+	printf("%.1f MiB copied)\n", st->floor.copy_sectors / 2048);
 }
 
 static void dump(const struct cmd_list *l)
@@ -728,7 +745,9 @@ static const char usage_text[] =
 "  --open-aus N       card model: AUs the card keeps open (default 2)\n"
 "  --seq-mbps X       card model: sequential write speed, MB/s (default 12)\n"
 "  --copy-mbps X      card model: internal copy speed, MB/s (default 12)\n"
-"  --cmd-us X         card model: overhead per write command, us (default 500)\n";
+"  --cmd-us X         card model: overhead per write command, us (default 500)\n"
+"  --floor-gap-ms N   the floor: two writes whose times are more than N ms\n"
+"                     apart cannot leave together (default: no time term)\n";
 
 static u64 arg_u64(const char *opt, const char *v, u64 min, u64 max)
 {
@@ -764,7 +783,7 @@ int main(int argc, char **argv)
 		.au_sectors = 8192, .small_sectors = 32,
 		.from_phase = -1, .to_phase = -1,
 		.open_aus = 2, .seq_mbps = 12, .copy_mbps = 12,
-		.cmd_overhead_us = 500,
+		.cmd_overhead_us = 500, .floor_gap_us = CARD_FLOOR_NO_GAP,
 	};
 	struct cmd_list l = { 0 };
 	const char *path = NULL;
@@ -796,6 +815,8 @@ int main(int argc, char **argv)
 			opt.seq_mbps = arg_double(a, v, 0.001); i++;
 		} else if (!strcmp(a, "--copy-mbps")) {
 			opt.copy_mbps = arg_double(a, v, 0.001); i++;
+		} else if (!strcmp(a, "--floor-gap-ms")) {
+			opt.floor_gap_us = arg_u64(a, v, 0, 1000000000) * 1000; i++;
 		} else if (!strcmp(a, "--cmd-us")) {
 			opt.cmd_overhead_us = arg_double(a, v, 0); i++;
 		} else if (!strcmp(a, "--sdsc")) {

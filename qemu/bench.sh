@@ -76,18 +76,23 @@ fi
 . "$top/tests/tools/card-time.sh"
 
 {
-	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s | before sync | sync s | card s charged / trace est. | fsync p50 / p99 ms |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| scenario | stack | elevator | write cmds | <= 16 KiB | AU switches | distinct AUs | switches / ideal | backward in AU | est. MB/s linear-only | est. / limit | est. MB/s any-order | est. / limit | guest MB/s | before sync | sync s | card s charged / trace est. | fsync p50 / p99 ms | est. s linear-only / floor s |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$table"
 # Columns, in this order (tests/tools/bench-tables.sh and the summaries below
 # find them by name). guest_mbps: the workload and its sync;
 # workload_mbps: before the sync (what dd itself reports); card: "untimed"
 # or the cardtime profile; charged_s: seconds the filter charged for the
-# whole run; trace_est_s: the analyzer's estimate of that from the trace.
+# whole run; trace_est_s: the analyzer's estimate of that from the trace;
+# floor_linear_s: what no order of the workload's writes beats on the
+# linear-only card (Documentation/card-cost-model.md, "The floor");
+# est_linear_over_floor: the linear-only estimate of this run's order
+# over it.
 cols=(scenario stack elevator write_cmds small_writes au_switches distinct_aus
 	switches_per_au backward_in_au est_linear_mbps est_linear_over_limit
 	est_any_mbps est_any_over_limit guest_mbps workload_mbps sync_s card
-	charged_s trace_est_s fsync_n fsync_p50_ms fsync_p99_ms rep date kernel)
+	charged_s trace_est_s fsync_n fsync_p50_ms fsync_p99_ms rep date kernel
+	floor_linear_s est_linear_over_floor)
 (IFS=$'\t'; echo "${cols[*]}") >"$tsv"
 flavor=${FLAVOR:-}
 ksrc=$top/build/linux-6.1
@@ -106,6 +111,7 @@ result_kv() {
 mb() { awk -v k="$1" 'BEGIN { if (k == "") print "-"; else printf "%.2f", k * 1024 / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 dash() { echo "${1:--}"; }
+s1() { awk -v x="$1" 'BEGIN { if (x == "") print "-"; else printf "%.1f", x }'; }
 
 # bench_run LABEL SCENARIO STACK ELEVATOR REP [run.sh args...]: one guest
 # run (or its files from an earlier run with --reuse) and one table row
@@ -135,7 +141,7 @@ bench_run() {
 		--timeout 2400 "$@" >&2; then
 		echo "bench: $label/$stack/$elv failed; see $run/console.log" >&2
 		failed=$((failed + 1))
-		echo "| $label | $stack | $elv | run failed | | | | | | | | | | | | | | |" >>"$table"
+		echo "| $label | $stack | $elv | run failed | | | | | | | | | | | | | | | |" >>"$table"
 		return
 	fi
 	base=$(sed -n 's/^KV marker_base=//p' "$run/result.txt")
@@ -158,9 +164,11 @@ bench_run() {
 		"$(dash "$(result_kv sync_seconds "$r")")" "${card:-untimed}"
 		"$charged" "$est" "$(dash "$(result_kv fsync_n "$r")")"
 		"$(dash "$(result_kv fsync_p50_ms "$r")")"
-		"$(dash "$(result_kv fsync_p99_ms "$r")")" "$rep" "$today" "$kernel")
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s |\n' \
-		"${row[@]:0:16}" "$charged" "$est" "${row[20]}" "${row[21]}" >>"$table"
+		"$(dash "$(result_kv fsync_p99_ms "$r")")" "$rep" "$today" "$kernel"
+		"$(kv_get floor_linear_s "$k")" "$(kv_get est_linear_over_floor "$k")")
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s | %s / %s (%sx) |\n' \
+		"${row[@]:0:16}" "$charged" "$est" "${row[20]}" "${row[21]}" \
+		"$(s1 "$(kv_get est_linear_s "$k")")" "$(s1 "${row[25]}")" "${row[26]}" >>"$table"
 	(IFS=$'\t'; echo "${row[*]}") >>"$tsv"
 }
 

@@ -10,6 +10,8 @@
 # AUs would), so the guest's MB/s is the card's, not the emulator's.
 # CARD_PROFILE= (empty) runs on QEMU's untimed card. How long a run takes:
 # the seed-run rows of Documentation/benchmarks.md (printed as it goes).
+# DEMO_REUSE=1: a stack whose run in build/demo/ finished is not run again
+# (the table and the plot are made anew from its files).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cardtrace=$top/build/host/cardtrace
@@ -43,21 +45,40 @@ for stack in $stacks; do
 	run=$out_dir/seed-$stack
 	echo
 	echo "== $stack: booting the guest and running the workload (usually $("$top/qemu/setup/duration.sh" "$([ -n "$card" ] && echo seed-run-timed || echo seed-run)"))"
-	if ! "$top/qemu/run.sh" --scenario seed --stack "$stack" "${card_opt[@]}" \
+	if [ "${DEMO_REUSE:-0}" = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
+		echo "demo: reusing ${run#"$top"/}"
+	elif ! "$top/qemu/run.sh" --scenario seed --stack "$stack" "${card_opt[@]}" \
 		--timeout 2400 --out "$run"; then
 		echo "demo: the guest run failed; see $run/console.log" >&2
 		exit 1
 	fi
 	base=$(sed -n 's/^KV marker_base=//p' "$run/result.txt")
 	sel=(--marker-base "$base" --from 1 --to 2)
-	"$cardtrace" "${sel[@]}" --kv "$run/trace.log" >"$run/card.kv"
+	# the workload scored on the timed card's own model (the default
+	# model, cheap12's, on the untimed card)
+	read -r -a model < <(profile_args "$run")
+	"$cardtrace" "${sel[@]}" "${model[@]}" --kv "$run/trace.log" >"$run/card.kv"
 	"$cardtrace" "${sel[@]}" --dump "$run/trace.log" >"$run/commands.txt"
 	echo "-- first 24 write commands of the workload on the card ($stack)"
 	"$cardtrace" "${sel[@]}" --excerpt 24 "$run/trace.log"
 	for k in writes small_writes au_switches distinct_aus switch_ratio \
-		backward_writes est_linear_mbps est_any_mbps limit_s; do
+		backward_writes est_linear_mbps est_any_mbps limit_s floor_s \
+		floor_linear_s est_linear_s est_any_s; do
 		kv[$stack.$k]=$(sed -n "s/^$k=//p" "$run/card.kv")
 	done
+	# the card the run had: linear-only unless its profile says otherwise
+	order=linear
+	[ ! -s "$run/cardtime.txt" ] || order=$(kv_get order "$run/cardtime.txt")
+	kv[$stack.card_s]=$(awk -v x="${kv[$stack.est_${order}_s]}" 'BEGIN { printf "%.1f", x }')
+	kv[$stack.card_mbps]=${kv[$stack.est_${order}_mbps]}
+	kv[$stack.floor]=${kv[$stack.floor_s]}
+	[ "$order" = any ] || kv[$stack.floor]=${kv[$stack.floor_linear_s]}
+	kv[$stack.floor]=$(awk -v x="${kv[$stack.floor]}" 'BEGIN { printf "%.1f", x }')
+	kv[$stack.over_floor]=$(awk -v a="${kv[$stack.card_s]}" -v b="${kv[$stack.floor]}" \
+		'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	# the file is 512 MiB (qemu/guest/init: twice the guest's RAM)
+	kv[$stack.guest_s]=$(awk -v k="$(sed -n 's/^KV guest_kbps=//p' "$run/result.txt")" \
+		'BEGIN { if (k > 0) printf "%.1f", 512 * 1024 / k }')
 	for k in guest workload; do
 		kv[$stack.$k]=$(awk -v k="$(sed -n "s/^KV ${k}_kbps=//p" "$run/result.txt")" \
 			'BEGIN { printf "%.1f", k * 1024 / 1e6 }')
@@ -78,6 +99,10 @@ echo "== side by side (the workload and its sync only)"
 printf '%-44s' ""
 for s in $stacks; do printf '%14s' "$s"; done
 echo
+row "card seconds for the workload" card_s
+row "MB/s at the card" card_mbps
+row "floor: these writes in any order, card s" floor
+row "card seconds / floor" over_floor
 row "write commands at the card" writes
 row "small writes (<= 16 KiB)" small_writes
 row "AU switches" au_switches
@@ -89,16 +114,43 @@ row "est. card MB/s, any order inside open AUs" est_any_mbps
 row "writes held by the window" held
 row "writes merged into a neighbour" merges
 if [ -n "$card" ]; then
+	row "guest seconds, dd + sync" guest_s
 	row "guest MB/s, dd + sync (the seed's number)" guest
 	row "guest MB/s, dd alone (before its sync)" workload
 	row "sync after the dd, seconds" sync
-	row "card seconds the timed card charged" charged
+	row "card seconds charged, the whole run" charged
 	row "  analyzer's estimate of that, from trace" est
-	echo "(the card: profile $card; the model's sequential limit is its write speed, 12.00 MB/s for cheap12)"
+	echo "(the card: profile $card, qemu/cardtime/profiles.h; the card rows at the top use its model)"
 else
 	row "guest MB/s (TCG emulation, not a card)" guest
-	echo "(sequential limit of the model: 12.00 MB/s)"
+	echo "(the card rows at the top: the analyzer's default model, cheap12's; sequential limit 12.00 MB/s)"
 fi
+if [ -n "$card" ]; then
+	cat <<'EOF'
+Read the card rows first. QEMU emulates the CPU (TCG) and runs the card in
+the same thread, one after the other, so a guest second here is a card
+second plus the emulator's CPU time (the guest seconds less the card
+seconds above: minutes, on this machine). On a board the CPU runs beside
+the card: there the card seconds are the time, and the MB/s at the card
+what dd would report.
+EOF
+else
+	cat <<'EOF'
+QEMU's card took no time here: the guest MB/s is the emulator's speed.
+The card rows are the model's figures for the writes the card received.
+EOF
+fi
+cat <<'EOF'
+The floor is what no scheduler can beat with these writes: every sector
+once, one command per contiguous run, the unwritten rest of each AU
+copied each time the AU is opened, and on a linear-only card a sector
+written again needs its AU opened again. It ignores how long a write may
+wait and how few AUs the card keeps open, so the best any scheduler can
+reach lies above it, by an amount not known
+(Documentation/card-cost-model.md, "The floor"). The two stacks' floors
+differ because their file systems did not send the same writes: a
+metadata block the window holds can be written back fewer times.
+EOF
 
 # Card write address over time, one panel per stack.
 png=$out_dir/card-writes.png

@@ -33,8 +33,8 @@ awk -F'\t' -v want="${2:-}" '
 		}
 	}
 	BEGIN {
-		nf = split("guest_mbps workload_mbps sync_s switches_per_au write_cmds charged_s fsync_p50_ms fsync_p99_ms", fields, " ")
-		split("guest MB/s|before sync MB/s|sync s|AU switches / AU|write cmds|card s charged|fsync p50 ms|fsync p99 ms", names, "|")
+		nf = split("guest_mbps workload_mbps sync_s switches_per_au write_cmds charged_s est_linear_over_floor fsync_p50_ms fsync_p99_ms", fields, " ")
+		split("guest MB/s|before sync MB/s|sync s|AU switches / AU|write cmds|card s charged|est. linear / floor|fsync p50 ms|fsync p99 ms", names, "|")
 	}
 	END {
 		if (!nk) { print "bench-summary: no rows" > "/dev/stderr"; exit 1 }

@@ -36,8 +36,9 @@ cp /bin/busybox "$root/bin/busybox"
 copy_bin /sbin/mke2fs /sbin/mke2fs "$root"
 copy_bin /sbin/e2fsck /sbin/e2fsck "$root"
 copy_bin /usr/bin/mmc /usr/bin/mmc "$root"
-# FAT32 and exFAT, as SD cards ship (dosfstools, exfatprogs)
-for t in mkfs.fat fsck.fat mkfs.exfat fsck.exfat; do
+# FAT32 and exFAT, as SD cards ship (dosfstools, exfatprogs), and f2fs
+# (f2fs-tools)
+for t in mkfs.fat fsck.fat mkfs.exfat fsck.exfat mkfs.f2fs fsck.f2fs; do
 	copy_bin "/sbin/$t" "/sbin/$t" "$root"
 done
 copy_bin /bin/dd /bin/dd.coreutils "$root"

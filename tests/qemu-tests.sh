@@ -146,6 +146,13 @@ scenario fat32 $OURS 900
 card_score fat32/$OURS/card_scored "$LAST_OUT"
 card_claim fat32/$OURS/au_switches_at_par_with_stock "$fat32_stock/card.kv" "$LAST_OUT/card.kv" 1.05
 
+# The seed on f2fs with ours: f2fs sends its metadata with flags of its
+# own (REQ_META, and checkpoints with a preflush and FUA); the
+# numbered pattern is read back after sync and after a remount, and
+# fsck.f2fs finds the file system clean.
+scenario f2fs $OURS 900
+card_score f2fs/$OURS/card_scored "$LAST_OUT"
+
 # A timed card (the cardtime nbdkit filter, profile cheap12): the smoke
 # test passes through it, the filter charged time, the run took at least
 # that long, and the analyzer's estimate from QEMU's trace of the same run

@@ -140,6 +140,7 @@ fsck_clean() {
 	case $FS in
 	vfat) set -- "$1" /sbin/fsck.fat -n ;;
 	exfat) set -- "$1" /sbin/fsck.exfat -n ;;
+	f2fs) set -- "$1" /sbin/fsck.f2fs -f --dry-run ;;
 	*) set -- "$1" $E2FSCK -fn ;;
 	esac
 	name=$1
@@ -152,13 +153,14 @@ fsck_clean() {
 	fi
 }
 
-# make_fs TYPE: ext2, ext4, vfat (FAT32, as SD cards ship) or exfat on the
-# whole card, mounted on /mnt; FS says which, for fsck_clean
+# make_fs TYPE: ext2, ext4, vfat (FAT32, as SD cards ship), exfat or f2fs
+# on the whole card, mounted on /mnt; FS says which, for fsck_clean
 make_fs() {
 	FS=$1
 	case $1 in
 	vfat) set -- "$1" /sbin/mkfs.fat -F 32 ;;
 	exfat) set -- "$1" /sbin/mkfs.exfat ;;
+	f2fs) set -- "$1" /sbin/mkfs.f2fs -f -q -t 0 ;;
 	*) set -- "$1" $MKE2FS -q -F -t "$1" -E nodiscard ;;
 	esac
 	fs=$1
@@ -209,6 +211,9 @@ scenario_ext4() { dd_workload ext4; }
 # bitmap.
 scenario_fat32() { dd_workload vfat; }
 scenario_exfat() { dd_workload exfat; }
+# The seed on f2fs, the flash file system: what a user who may change
+# file system gets without this scheduler (or with it).
+scenario_f2fs() { dd_workload f2fs; }
 
 # A sequential 64 KiB stream and a 4 KiB random-write stream at once.
 scenario_fio() {

@@ -76,9 +76,7 @@ for stack in $stacks; do
 	kv[$stack.floor]=$(awk -v x="${kv[$stack.floor]}" 'BEGIN { printf "%.1f", x }')
 	kv[$stack.over_floor]=$(awk -v a="${kv[$stack.card_s]}" -v b="${kv[$stack.floor]}" \
 		'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-	# the file is 512 MiB (qemu/guest/init: twice the guest's RAM)
-	kv[$stack.guest_s]=$(awk -v k="$(sed -n 's/^KV guest_kbps=//p' "$run/result.txt")" \
-		'BEGIN { if (k > 0) printf "%.1f", 512 * 1024 / k }')
+	kv[$stack.guest_s]=$(sed -n 's/^KV guest_seconds=//p' "$run/result.txt")
 	for k in guest workload; do
 		kv[$stack.$k]=$(awk -v k="$(sed -n "s/^KV ${k}_kbps=//p" "$run/result.txt")" \
 			'BEGIN { printf "%.1f", k * 1024 / 1e6 }')

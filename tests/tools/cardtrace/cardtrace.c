@@ -525,14 +525,12 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	u64 written_sectors = 0;
 	struct card_extent *ext;
 	size_t i, next = 0;
-	bool *touched;
 	int r;
 
 	memset(st, 0, sizeof(*st));
 	end_of = calloc(naus, sizeof(*end_of));
-	touched = calloc(naus, sizeof(*touched));
 	ext = malloc((l->n ? l->n : 1) * sizeof(*ext));
-	if (!end_of || !touched || !ext)
+	if (!end_of || !ext)
 		die("out of memory (%llu AUs, %ld commands)", naus, (long)l->n);
 	model_init(&lin, &par, true);
 	model_init(&any, &par, false);
@@ -575,7 +573,6 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 			au = s / opt->au_sectors;
 			lim = (au + 1) * opt->au_sectors;
 			n = (e < lim ? e : lim) - s;
-			touched[au] = true;
 			if (s + n > end_of[au])
 				end_of[au] = s + n;
 			s += n;
@@ -583,8 +580,6 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	}
 	st->finish_linear_s = card_model_finish(&lin);
 	st->finish_any_s = card_model_finish(&any);
-	for (i = 0; i < naus; i++)
-		st->distinct_aus += touched[i];
 
 	st->bytes_written = written_sectors * SECTOR_SIZE;
 	st->limit_s = (double)st->bytes_written / (opt->seq_mbps * 1e6);
@@ -597,9 +592,9 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	r = card_floor(&par, ext, next, opt->floor_gap_us, &st->floor);
 	if (r)
 		die("the floor: %s", strerror(-r));
+	st->distinct_aus = st->floor.aus;	/* the AUs any write touched */
 
 	free(ext);
-	free(touched);
 	free(end_of);
 	card_model_free(&lin);
 	card_model_free(&any);

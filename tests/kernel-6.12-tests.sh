@@ -178,6 +178,18 @@ for stack in stock ours; do
 		else
 			ko "6.12/seed/ours/window_held_and_attached" "held=${held:-?} attached=${attached:-?}"
 		fi
+		# The card never waits a quiet spell for writes the window
+		# holds while the flusher, asleep on a tag those writes keep,
+		# has more to send: before coalesce_plugged_small() it stood
+		# still for meta_idle_ms (1 s) at every such turn, about 2 s
+		# into the dd, then took the held writes ahead of their data.
+		# Nothing else in the seed pauses it for half that long.
+		gap=$(card_kv_of max_write_gap_ms "$out/card.kv")
+		if awk -v g="${gap:-x}" 'BEGIN { exit !(g ~ /^[0-9.]+$/ && g < 700) }'; then
+			ok "6.12/seed/ours/no_card_stall"
+		else
+			ko "6.12/seed/ours/no_card_stall" "longest wait between two write commands ${gap:-?} ms (want < 700)"
+		fi
 	fi
 done
 card_claim 6.12/seed/ours_fewer_au_switches "$runs/6.12-seed-stock/card.kv" "$runs/6.12-seed-ours/card.kv"

@@ -697,13 +697,41 @@ static unsigned int coalesce_shallow_depth(struct blk_mq_hw_ctx *hctx,
  * window holds at most three quarters of those, so the data write that
  * would release held ones can always get in.
  *
- * Beside the held ones, at most queue_writes background writes may be
- * queued or on the card. Whoever waits for one of them (an fsync() on the
+ * Beside the held ones (and the small writes in the submitter's plug,
+ * which will most likely be held), at most queue_writes background
+ * writes may be queued or on the card. Whoever waits for one of them (an fsync() on the
  * lock of an inode-table block that background writeback sent) waits for
  * everything queued in front of it: on a slow card, 96 tags of 512 KiB
  * are tens of seconds. The writer sleeps on a tag instead, as wbt would
  * make it sleep (wbt is off here: held writes would count against it).
  */
+/*
+ * The submitter's own plug holds requests that have their tags but have
+ * not reached the window yet. The small ones will most likely be held;
+ * counted as queued, they could leave no tag for the next request of the
+ * same plug, whose submitter then sleeps on a tag while the plug's writes,
+ * flushed by that very sleep, sit held, and nothing is dispatched that
+ * would free a tag: no arrival, no completion, no page or buffer a waiter
+ * sleeps on, until the idle rule (meta_idle_ms) lets them go. Seen on
+ * ext2: the flusher writing indirect blocks, then their file's data, a
+ * second later and just after the indirect blocks left ahead of it.
+ */
+static unsigned int coalesce_plugged_small(struct request_queue *q,
+					   u32 small_sectors)
+{
+	struct blk_plug *plug = current->plug;
+	unsigned int n = 0;
+	struct request *rq;
+
+	if (!plug)
+		return 0;
+	rq_list_for_each(&plug->mq_list, rq)
+		if (rq->q == q && op_is_write(req_op(rq)) &&
+		    blk_rq_sectors(rq) <= small_sectors)
+			n++;
+	return n;
+}
+
 static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct coalesce_data *cd = data->q->elevator->elevator_data;
@@ -713,7 +741,9 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	if (op_is_sync(opf))
 		return;
 	if (queued)
-		depth = min(depth, READ_ONCE(cd->win.held_count) + queued);
+		depth = min(depth, READ_ONCE(cd->win.held_count) + queued +
+			    coalesce_plugged_small(data->q,
+						   READ_ONCE(cd->win.p.small_sectors)));
 	data->shallow_depth = coalesce_shallow_depth(data->hctx, depth);
 }
 

@@ -31,7 +31,8 @@
 	EM(RWIN_REL_SYNC,	"sync")				\
 	EM(RWIN_REL_READ,	"read")				\
 	EM(RWIN_REL_OVERLAP,	"overlap")			\
-	EMe(RWIN_REL_DRAIN,	"drain")
+	EM(RWIN_REL_DRAIN,	"drain")			\
+	EMe(RWIN_REL_WAITER,	"waiter")
 
 #undef EM
 #undef EMe

@@ -469,6 +469,8 @@ struct stats {
 	u64 writes, reads, small, bytes_written, bytes_read;
 	u64 au_switches, distinct_aus, backward, phases;
 	u64 first_us, last_us;
+	/* the longest wait from one write command to the next: a stall */
+	u64 last_write_us, max_write_gap_us;
 	double est_linear_s, est_any_s, limit_s;
 	/* the part of the estimates that closing every AU at the end adds */
 	double finish_linear_s, finish_any_s;
@@ -551,6 +553,10 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 			st->bytes_read += (u64)c->sectors * SECTOR_SIZE;
 			continue;
 		}
+		if (st->writes && c->t_us > st->last_write_us &&
+		    c->t_us - st->last_write_us > st->max_write_gap_us)
+			st->max_write_gap_us = c->t_us - st->last_write_us;
+		st->last_write_us = c->t_us;
 		st->writes++;
 		written_sectors += c->sectors;
 		ext[next].t_us = c->t_us;
@@ -625,6 +631,7 @@ static void report_kv(const struct stats *st)
 	printf("au_closes_linear=%llu\n", st->closes_linear);
 	printf("au_closes_any=%llu\n", st->closes_any);
 	printf("span_s=%.3f\n", (st->last_us - st->first_us) / 1e6);
+	printf("max_write_gap_ms=%.1f\n", st->max_write_gap_us / 1e3);
 	printf("bytes_read=%llu\n", st->bytes_read);
 	printf("finish_linear_s=%.3f\n", st->finish_linear_s);
 	printf("finish_any_s=%.3f\n", st->finish_any_s);

@@ -106,7 +106,8 @@ static void fz_write(struct fz *f)
 	fw->w.nr_segs = flags & 3;
 	fw->w.arrival_ns = f->now;
 	fw->held = rwin_add_write(&f->win, &fw->w, f->now);
-	if (fw->w.flags & (RWIN_F_SYNC | RWIN_F_FUA))
+	if ((fw->w.flags & RWIN_F_FUA) ||
+	    ((fw->w.flags & RWIN_F_SYNC) && f->p.sync_release))
 		FZ_ASSERT(!f->win.held_count);
 }
 
@@ -136,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	f->p.deadline_sweep = i & 2;
 	f->p.flush_release = i & 4;
 	f->p.attach_ahead = i & 8;
+	f->p.sync_release = !(i & 16);
 	f->p.backward_max_sectors = take(f, 1);
 	if (rwin_init(&f->win, &f->p)) {
 		free(f);

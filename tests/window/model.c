@@ -132,6 +132,7 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 		p->sync_grace_ns = MS(20);
 		p->hold_backward = false;
 		p->flush_release = false;
+		p->sync_release = false;
 		p->hold_ns = MS(50);
 		p->au_sectors = 2048;
 		break;
@@ -451,7 +452,8 @@ static void model_write(struct model *m)
 			MCHECK(m, older->w.state == RWIN_ST_HELD);
 		}
 	}
-	if (s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA))
+	if ((s->w.flags & RWIN_F_FUA) ||
+	    ((s->w.flags & RWIN_F_SYNC) && m->p.sync_release))
 		MCHECK(m, m->win.held_count == 0);
 	if ((s->w.flags & RWIN_F_PREFLUSH) && m->p.flush_release)
 		MCHECK(m, m->win.held_count == 0);
@@ -500,7 +502,7 @@ static void model_bio_merge(struct model *m)
 		flags |= RWIN_F_SYNC;
 	/* As the scheduler does: the bio's rules first, merge or not. */
 	rwin_note_write(&m->win, flags, m->now);
-	if (flags)
+	if (flags && m->p.sync_release)
 		MCHECK(m, m->win.held_count == 0);
 	if (!rwin_may_grow(&m->win, &s->w, start, s->w.sectors + len))
 		return;

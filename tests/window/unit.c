@@ -336,6 +336,37 @@ static void test_sync_grace(void)
 	CHECK(rwin_held_count(&win) == 1);
 }
 
+/*
+ * sync_release off: a sync write takes out only the held writes it
+ * overlaps (the rest keep their place beside their AU's data), through
+ * rwin_add_write() and rwin_note_write() alike; FUA still takes all.
+ */
+static void test_sync_release_off(void)
+{
+	setup();
+	prm.sync_release = false;
+	prm.idle_ns = MS(100000);
+	start();
+	CHECK(add(8, 8, 0, 0));
+	CHECK(add(9000, 8, 0, 0));
+	CHECK(add(20000, 8, 0, 0));
+	CHECK(!add(9000, 8, RWIN_F_SYNC, MS(1)));
+	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 1);
+	CHECK(win.stats.released[RWIN_REL_SYNC] == 0);
+	/* The older write of the range goes before the sync one. */
+	CHECK_STR(pop(MS(1)), "9000+8");
+	CHECK_STR(pop(MS(1)), "9000+8");
+	rwin_note_write(&win, RWIN_F_SYNC, MS(2));
+	CHECK(rwin_held_count(&win) == 2);
+	/* The data of AU 0 still takes what is held there. */
+	CHECK(!add(64, 1024, 0, MS(3)));
+	CHECK_STR(pop(MS(3)), "8+8 64+1024");
+	rwin_note_write(&win, RWIN_F_FUA, MS(4));
+	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.stats.released[RWIN_REL_FUA] == 1);
+}
+
 static void test_deadline_sweep(void)
 {
 	setup();
@@ -1261,6 +1292,7 @@ static const struct harness_case unit_cases[] = {
 	{ "meta_hold", test_meta_hold },
 	{ "meta_idle", test_meta_idle },
 	{ "sync_grace", test_sync_grace },
+	{ "sync_release_off", test_sync_release_off },
 	{ "deadline_sweep", test_deadline_sweep },
 	{ "idle", test_idle },
 	{ "idle_arrival", test_idle_arrival },

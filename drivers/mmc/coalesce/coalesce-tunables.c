@@ -95,6 +95,7 @@ void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 	p->meta_hold_ns = (u64)tun[COALESCE_T_meta_hold_ms] * NSEC_PER_MSEC;
 	p->meta_idle_ns = (u64)tun[COALESCE_T_meta_idle_ms] * NSEC_PER_MSEC;
 	p->sync_grace_ns = (u64)tun[COALESCE_T_sync_grace_ms] * NSEC_PER_MSEC;
+	p->sync_release = tun[COALESCE_T_sync_release];
 	p->max_sectors = max(1U, queue_max_sectors(q));
 	p->max_segs = max_t(u32, 1, queue_max_segments(q));
 }

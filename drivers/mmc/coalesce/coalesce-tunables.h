@@ -33,6 +33,8 @@ COALESCE_TUNABLE(meta_idle_ms, 1000, 1, 10000,
 		 "Release writes held under meta_hold_ms after this many ms without writes")
 COALESCE_TUNABLE(sync_grace_ms, 1000, 0, 10000,
 		 "Hold nothing for this many ms after a sync, FUA or flush write")
+COALESCE_TUNABLE(sync_release, 1, 0, 1,
+		 "A sync write releases every held write (1) or only those it overlaps (0)")
 COALESCE_TUNABLE(queue_writes, 8, 0, 1024,
 		 "Most background writes queued or on the card beside the held ones (0: no bound)")
 COALESCE_TUNABLE(au_kb, 0, 0, 262144,

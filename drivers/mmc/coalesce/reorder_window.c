@@ -112,6 +112,7 @@ void rwin_params_init(struct rwin_params *p)
 	p->backward_max_sectors = 1024;
 	p->deadline_sweep = false;
 	p->flush_release = true;
+	p->sync_release = true;
 	p->attach_ahead = false;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_params_init, COALESCE_IOSCHED);
@@ -813,7 +814,10 @@ static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
 /*
  * The rules a write's flags call for, wherever it enters: somebody waits
  * for this write (or for the flush before it) and may also be waiting for
- * held ones, so they all go first; and the next background writes may be
+ * held ones, so they all go first (for a sync write only if sync_release
+ * says so: else the waiter probe finds who sleeps on which, and the held
+ * writes ahead of a stream keep their place beside its data); and the
+ * next background writes may be
  * what they wait for (an fsync() sends its data, then waits on the lock
  * of an inode-table block that the flusher is only now sending), so
  * nothing is held for sync_grace_ns. Returns true if a grace that was
@@ -830,7 +834,7 @@ static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
 	}
 	if (flags & RWIN_F_FUA)
 		rwin_release_all(w, RWIN_REL_FUA, now);
-	else if (flags & RWIN_F_SYNC)
+	else if ((flags & RWIN_F_SYNC) && w->p.sync_release)
 		rwin_release_all(w, RWIN_REL_SYNC, now);
 	if (flags & RWIN_F_URGENT)
 		w->sync_grace_end_ns = rwin_add_sat(now, w->p.sync_grace_ns);

@@ -143,6 +143,12 @@ struct rwin_params {
 	/* Release all held writes on a flush. Default on (safe, see doc). */
 	bool flush_release;
 	/*
+	 * A sync write releases every held write (on), or only those it
+	 * overlaps (off): whoever sent it and then sleeps on another held
+	 * write is found by the waiter probe. Default on.
+	 */
+	bool sync_release;
+	/*
 	 * When a data write goes, also attach held writes further ahead in
 	 * its AU (not just the ones before it or contiguous after it). Off.
 	 */

@@ -201,6 +201,39 @@ static void rwin_test_sync_grace(struct kunit *test)
 					      RWIN_TEST_MS(110)));
 }
 
+/*
+ * sync_release off: a sync write takes out only what it overlaps; the
+ * other held writes still go with their AU's data. FUA takes all.
+ */
+static void rwin_test_sync_release_off(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+
+	ctx->prm.sync_release = false;
+	ctx->prm.idle_ns = RWIN_TEST_MS(100000);
+	rwin_test_start(test);
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 9000, 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 9000, 8, RWIN_F_SYNC,
+					       RWIN_TEST_MS(1)));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_SYNC], 0ULL);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(1)),
+			   "9000+8");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(1)),
+			   "9000+8");
+	rwin_note_write(&ctx->win, RWIN_F_SYNC, RWIN_TEST_MS(2));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 64, 1024, 0,
+					       RWIN_TEST_MS(3)));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(3)),
+			   "8+8 64+1024");
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 20000, 8, 0,
+					      RWIN_TEST_MS(4)));
+	rwin_note_write(&ctx->win, RWIN_F_FUA, RWIN_TEST_MS(5));
+	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+}
+
 static void rwin_test_idle(struct kunit *test)
 {
 	struct rwin_test_ctx *ctx = test->priv;
@@ -522,6 +555,7 @@ static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_deadline),
 	KUNIT_CASE(rwin_test_meta_hold),
 	KUNIT_CASE(rwin_test_sync_grace),
+	KUNIT_CASE(rwin_test_sync_release_off),
 	KUNIT_CASE(rwin_test_idle),
 	KUNIT_CASE(rwin_test_sync_releases),
 	KUNIT_CASE(rwin_test_read_overlap),

@@ -42,6 +42,8 @@ for t in mkfs.fat fsck.fat mkfs.exfat fsck.exfat mkfs.f2fs fsck.f2fs; do
 	copy_bin "/sbin/$t" "/sbin/$t" "$root"
 done
 copy_bin /bin/dd /bin/dd.coreutils "$root"
+# flashbench's open-AU test against the timed card
+copy_bin /usr/bin/flashbench /usr/bin/flashbench "$root"
 cp /etc/mke2fs.conf "$root/etc/"
 # The guest-side test program, static so it needs no libraries.
 mkdir -p "$root/usr/local/bin"

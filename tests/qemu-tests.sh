@@ -179,6 +179,52 @@ else
 	ko "smoke-timed/$OURS/run_took_charged_time" "run took $wall s, charged ${charged:-?} s"
 fi
 
+# flashbench's open-AU test (the openau scenario, on the raw card, stock
+# stack) against the timed card of every profile in
+# qemu/cardtime/profiles.h: writing the profile's number of open AUs in
+# turn runs about as fast as writing one, and one AU more falls off a
+# cliff (every AU/16 piece then closes an AU part written). The profiles
+# with more than two open AUs run with 1 MiB AUs (the filter's au=
+# override; the open count and order are the profile's), which keeps the
+# megabytes flashbench writes, N AUs of AU bytes five times over, to
+# about a minute of guest time each.
+profile_geometry() { # NAME: "AU_MIB OPEN" from profiles.h
+	awk -v n="$1" 'index($0, "{ \"" n "\",") { getline; gsub(/,/, " ");
+		print $1, $4; exit }' "$top/qemu/cardtime/profiles.h"
+}
+mapfile -t profiles < <(sed -n 's/^\t{ "\([a-z0-9-]*\)",.*/\1/p' \
+	"$top/qemu/cardtime/profiles.h")
+[ ${#profiles[@]} -ge 4 ] || ko openau/profiles_found "${#profiles[@]} profiles read from qemu/cardtime/profiles.h"
+for p in "${profiles[@]}"; do
+	read -r au_mib open < <(profile_geometry "$p")
+	card=$p au_bytes=$((au_mib * 1048576))
+	if [ "$open" -gt 2 ]; then
+		card=$p,au=1M au_bytes=1048576
+	fi
+	nrs=1,$open,$((open + 1))
+	[ "$open" != 1 ] || nrs=1,2
+	LABEL=openau-$p scenario openau stock 600 --no-trace --card-profile "$card" \
+		--kopt "mmcc.openau_au=$au_bytes mmcc.openau_nr=$nrs"
+	r=$LAST_OUT/result.txt
+	took=$(sed -n 's/^open_aus=//p' "$LAST_OUT/cardtime.txt" 2>/dev/null)
+	one=$(sed -n 's/^KV openau_kbps_1=//p' "$r")
+	at=$(sed -n "s/^KV openau_kbps_$open=//p" "$r")
+	past=$(sed -n "s/^KV openau_kbps_$((open + 1))=//p" "$r")
+	diag "openau-$p: KB/s with 1, $open, $((open + 1)) AUs: ${one:-?} ${at:-?} ${past:-?} (filter: ${took:-?} open)"
+	if [ "$open" -gt 1 ]; then
+		if awk -v a="${at:-0}" -v o="${one:-0}" 'BEGIN { exit !(o > 0 && a >= 0.5 * o) }'; then
+			ok "openau-$p/no_cliff_at_${open}_open_aus"
+		else
+			ko "openau-$p/no_cliff_at_${open}_open_aus" "${at:-?} KB/s with $open AUs against ${one:-?} with one"
+		fi
+	fi
+	if awk -v a="${at:-0}" -v b="${past:-0}" 'BEGIN { exit !(a > 0 && b > 0 && b <= 0.5 * a) }'; then
+		ok "openau-$p/cliff_at_$((open + 1))_aus"
+	else
+		ko "openau-$p/cliff_at_$((open + 1))_aus" "${past:-?} KB/s with $((open + 1)) AUs against ${at:-?} with $open"
+	fi
+done
+
 # fsync() latency beside a stream (the bench's fsync scenario): the probe
 # and the stream finish, the file system is intact.
 scenario fsync $OURS 300 --no-trace

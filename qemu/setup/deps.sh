@@ -17,7 +17,7 @@
 #            documentation checks), and qemu/setup/kernel-patch.sh (git,
 #            patch: the series and the trees with a series applied)
 #   guest    qemu/initramfs.sh: busybox, e2fsprogs, dosfstools, exfatprogs,
-#            f2fs-tools, mmc-utils, fio copied
+#            f2fs-tools, mmc-utils, flashbench, fio copied
 #            into the initramfs, gcc -static (libc6-dev), cpio, and
 #            modules_install, which runs depmod (kmod)
 #   qemu     qemu/run.sh (qemu-system-x86_64; seabios and ipxe come as its
@@ -44,7 +44,7 @@ set -euo pipefail
 declare -A pkgs=(
 	[build]="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
 	libelf-dev libssl-dev cpio ccache sparse git python3 patch"
-	[guest]="busybox-static e2fsprogs dosfstools exfatprogs f2fs-tools mmc-utils fio kmod cpio gcc libc6-dev make"
+	[guest]="busybox-static e2fsprogs dosfstools exfatprogs f2fs-tools mmc-utils flashbench fio kmod cpio gcc libc6-dev make"
 	[qemu]="qemu-system-x86 python3"
 	[plot]="gnuplot-nox"
 	[ppc]="gcc-powerpc-linux-gnu libc6-dev-powerpc-cross cpio

@@ -335,3 +335,42 @@ scenario_nullblk() {
 	echo none >/sys/block/nullb0/queue/scheduler
 	rmmod null_blk
 }
+
+# flashbench's open-AU test on the raw card (no file system):
+# mmcc.openau_au=BYTES (the card's AU) and mmcc.openau_nr=N,M,... (the
+# numbers of AUs written in turn). For each N, flashbench writes N AUs
+# (picked among 12 from 16 MiB in) interleaved in pieces of AU, AU/2, ...
+# down to AU/16; past the number of AUs the card keeps open, every piece
+# closes an AU part written and the speed falls off a cliff. Reported per
+# N as KV openau_kbps_N, the speed at AU/16 pieces in KB/s.
+scenario_openau() {
+	au=$(arg openau_au)
+	nrs=$(arg openau_nr)
+	if [ -z "$au" ] || [ -z "$nrs" ]; then
+		fail openau "mmcc.openau_au and mmcc.openau_nr are required"
+		return
+	fi
+	for n in $(echo "$nrs" | tr ',' ' '); do
+		# the table goes to stdout; -o names a file flashbench opens
+		# and never writes (without it, it opens fd 0 for writing)
+		if ! flashbench --open-au --open-au-nr="$n" --erasesize="$au" \
+			--blocksize=$((au / 16)) -o /dev/null "$DEV" \
+			>"/tmp/openau.$n" 2>"/tmp/openau.$n.err"; then
+			fail "openau_$n" "flashbench: $(head -n 1 "/tmp/openau.$n.err")"
+			continue
+		fi
+		sed 's/^/# openau nr='"$n"': /' "/tmp/openau.$n" | while read -r l; do say "$l"; done
+		# last line: "1MiB    853M/s" (the unit may lose its "/s")
+		kbps=$(tail -n 1 "/tmp/openau.$n" | awk '{
+			v = $2; u = v; sub(/^[0-9.]+/, "", u); v += 0
+			if (u ~ /^G/) v *= 1e6; else if (u ~ /^M/) v *= 1e3
+			else if (u ~ /^K/) v *= 1; else v /= 1e3
+			printf "%d", v }')
+		if [ -n "$kbps" ] && [ "$kbps" -gt 0 ]; then
+			pass "openau_$n"
+			kv "openau_kbps_$n=$kbps"
+		else
+			fail "openau_$n" "no speed in: $(tail -n 1 "/tmp/openau.$n")"
+		fi
+	done
+}

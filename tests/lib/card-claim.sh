@@ -52,6 +52,18 @@ card_score() {
 	return 1
 }
 
+# card_median_kv OUT KV... : OUT gets the median of each claim key
+# (switch_ratio, backward_writes) over the KV files (an odd number)
+card_median_kv() {
+	local out=$1 key
+	shift
+	: >"$out"
+	for key in switch_ratio backward_writes; do
+		printf '%s=%s\n' "$key" "$(for f in "$@"; do card_kv_of "$key" "$f"; done |
+			sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2] }')"
+	done >>"$out"
+}
+
 card_claim() {
 	local name=$1 stock=$2 ours=$3 ratio=${4:-$CARD_CLAIM_RATIO} s o sb ob
 	s=$(card_kv_of switch_ratio "$stock" 2>/dev/null)

@@ -692,20 +692,6 @@ static unsigned int coalesce_shallow_depth(struct blk_mq_hw_ctx *hctx,
 }
 
 /*
- * Held writes keep their tags. Async writes may use three quarters of
- * the scheduler tags, so reads and sync writes always find one; the
- * window holds at most three quarters of those, so the data write that
- * would release held ones can always get in.
- *
- * Beside the held ones (and the small writes in the submitter's plug,
- * which will most likely be held), at most queue_writes background
- * writes may be queued or on the card. Whoever waits for one of them (an fsync() on the
- * lock of an inode-table block that background writeback sent) waits for
- * everything queued in front of it: on a slow card, 96 tags of 512 KiB
- * are tens of seconds. The writer sleeps on a tag instead, as wbt would
- * make it sleep (wbt is off here: held writes would count against it).
- */
-/*
  * The submitter's own plug holds requests that have their tags but have
  * not reached the window yet. The small ones will most likely be held;
  * counted as queued, they could leave no tag for the next request of the
@@ -732,6 +718,21 @@ static unsigned int coalesce_plugged_small(struct request_queue *q,
 	return n;
 }
 
+/*
+ * Held writes keep their tags. Async writes may use three quarters of
+ * the scheduler tags, so reads and sync writes always find one; the
+ * window holds at most three quarters of those, so the data write that
+ * would release held ones can always get in.
+ *
+ * Beside the held ones (and the small writes in the submitter's plug,
+ * which will most likely be held), at most queue_writes background
+ * writes may be queued or on the card. Whoever waits for one of them (an
+ * fsync() on the lock of an inode-table block that background writeback
+ * sent) waits for everything queued in front of it: on a slow card, 96
+ * tags of 512 KiB are tens of seconds. The writer sleeps on a tag
+ * instead, as wbt would make it sleep (wbt is off here: held writes
+ * would count against it).
+ */
 static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct coalesce_data *cd = data->q->elevator->elevator_data;

@@ -817,11 +817,11 @@ static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
  * held ones, so they all go first (for a sync write only if sync_release
  * says so: else the waiter probe finds who sleeps on which, and the held
  * writes ahead of a stream keep their place beside its data); and the
- * next background writes may be
- * what they wait for (an fsync() sends its data, then waits on the lock
- * of an inode-table block that the flusher is only now sending), so
- * nothing is held for sync_grace_ns. Returns true if a grace that was
- * already running covers @now (the caller counts what it let pass).
+ * next background writes may be what they wait for (an fsync() sends its
+ * data, then waits on the lock of an inode-table block that the flusher
+ * is only now sending), so nothing is held for sync_grace_ns. Returns
+ * true if a grace that was already running covers @now (the caller
+ * counts what it let pass).
  */
 static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
 {

@@ -4,7 +4,8 @@
 #   NAME.expect: with --dump in the args the output must match exactly,
 #                otherwise every key=value line must appear in --kv output,
 #                its floor_linear_s at most est_linear_s, its floor_s at most
-#                est_any_s and floor_linear_s;
+#                est_any_s and floor_linear_s, its floor_switches at most
+#                au_switches;
 #   NAME.error:  the run must exit 2 and say this on stderr.
 # Prints KTAP (tests/lib/ktap.sh): one result per case, and the dump
 # round trip.
@@ -60,8 +61,9 @@ for trace in "${traces[@]}"; do
 			# what the trace's own order costs on the same card, and
 			# the linear-only card's never below the any-order one's
 			awk -F= '{ v[$1] = $2 } END { exit !(v["floor_linear_s"] <= v["est_linear_s"] &&
-				v["floor_s"] <= v["est_any_s"] && v["floor_s"] <= v["floor_linear_s"]) }' "$tmp/out" ||
-				{ ok=0 why+="a floor above its estimate: $(grep -E '^(floor|floor_linear|est_linear|est_any)_s=' "$tmp/out" | tr '\n' ' '); "; }
+				v["floor_s"] <= v["est_any_s"] && v["floor_s"] <= v["floor_linear_s"] &&
+				v["floor_switches"] + 0 <= v["au_switches"] + 0) }' "$tmp/out" ||
+				{ ok=0 why+="a floor above its estimate: $(grep -E '^(floor_s|floor_linear_s|est_linear_s|est_any_s|floor_switches|au_switches)=' "$tmp/out" | tr '\n' ' '); "; }
 		fi
 	fi
 	if [ $ok = 1 ]; then

@@ -93,6 +93,111 @@ static u64 longest_chain(const struct piece *v, size_t m, u64 gap_us,
 	return best;
 }
 
+/* A write as the switch bound sees it: when, and the AU of its first sector. */
+struct visit {
+	u64 t_us, au;
+	size_t idx;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct visit *x = a, *y = b;
+
+	if (x->t_us != y->t_us)
+		return x->t_us < y->t_us ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int by_au_then_time(const void *a, const void *b)
+{
+	const struct visit *x = a, *y = b;
+
+	if (x->au != y->au)
+		return x->au < y->au ? -1 : 1;
+	return by_time(a, b);
+}
+
+/* The first of the @n writes of @v (by time) whose time is after @t_us. */
+static size_t first_after(const struct visit *v, size_t n, u64 t_us)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].t_us > t_us)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * The visits to AUs no order avoids (card-floor.h): in each AU, greedily
+ * the earliest write that a write of another AU must separate from the
+ * last one counted; the earliest choice at every step gives the longest
+ * chain, as every window is @gap_us wide.
+ */
+static int least_visits(const struct card_extent *w, size_t n, u64 au_sz,
+			u64 gap_us, u64 *visits)
+{
+	struct visit *t = NULL, *a = NULL;
+	size_t *run_end = NULL, i, m = 0, b, e;
+	int ret = -ENOMEM;
+
+	*visits = 0;
+	t = malloc((n ? n : 1) * sizeof(*t));
+	a = malloc((n ? n : 1) * sizeof(*a));
+	run_end = malloc((n ? n : 1) * sizeof(*run_end));
+	if (!t || !a || !run_end)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (w[i].sectors)
+			t[m++] = (struct visit){ .t_us = w[i].t_us,
+				.au = w[i].start / au_sz, .idx = i };
+	qsort(t, m, sizeof(*t), by_time);
+	memcpy(a, t, m * sizeof(*t));
+	qsort(a, m, sizeof(*a), by_au_then_time);
+	/* run_end[i]: the first write at or after i in another AU than i's */
+	for (i = m; i-- > 0;)
+		run_end[i] = i + 1 < m && t[i + 1].au == t[i].au ?
+			     run_end[i + 1] : i + 1;
+	for (b = 0; b < m; b = e) {
+		u64 cur = a[b].t_us;
+		size_t j = b, k;
+
+		for (e = b; e < m && a[e].au == a[b].au; e++)
+			;
+		++*visits;
+		if (gap_us == CARD_FLOOR_NO_GAP)
+			continue;
+		for (;;) {
+			/* the earliest write of another AU that leaves after cur's */
+			if (cur > ULLONG_MAX - gap_us)
+				break;
+			k = first_after(t, m, cur + gap_us);
+			if (k < m && t[k].au == a[b].au)
+				k = run_end[k];
+			if (k >= m || t[k].t_us > ULLONG_MAX - gap_us)
+				break;
+			/* and the earliest write of this AU that leaves after it */
+			while (j < e && a[j].t_us <= t[k].t_us + gap_us)
+				j++;
+			if (j == e)
+				break;
+			++*visits;
+			cur = a[j].t_us;
+		}
+	}
+	ret = 0;
+out:
+	free(run_end);
+	free(a);
+	free(t);
+	return ret;
+}
+
 int card_floor(const struct card_params *p, const struct card_extent *w,
 	       size_t n, u64 gap_us, struct card_floor *out)
 {
@@ -156,11 +261,13 @@ int card_floor(const struct card_params *p, const struct card_extent *w,
 		out->openings += chain;
 		out->linear_copy_sectors += lin > any ? lin : any;
 	}
+	ret = least_visits(w, n, au_sz, gap_us, &out->switches);
+	if (ret)
+		goto out;
 	out->seconds = card_model_seconds(p, out->runs, out->sectors,
 					  out->copy_sectors);
 	out->linear_seconds = card_model_seconds(p, out->runs, out->sectors,
 						 out->linear_copy_sectors);
-	ret = 0;
 out:
 	free(len);
 	free(tmp);

@@ -25,6 +25,19 @@
  * It ignores the open-AU limit, and time except through @gap_us, so it
  * lies at or below the best any scheduler bound by those rules can do;
  * how far below is not known.
+ *
+ * The same rules bound the AU switches (cardtrace's au_switches: a write
+ * whose first sector is in another AU than the write before it's).  A
+ * write leaves within @gap_us of its trace time (the recorded scheduler's
+ * hold and the one the floor speaks for, summed), so when a write k of
+ * another AU lies more than @gap_us after a write i of AU A and more than
+ * @gap_us before a later write j of A, k leaves between them, and i and j
+ * need two visits to A.  The longest chain of such pairs is a count of
+ * visits to A no order avoids; the sum over the AUs, of switches.  It
+ * holds for orders that send each write as its own command or merge
+ * writes that start in one AU; a merged command crossing into the next AU
+ * counts at its first AU, as au_switches does, and could hide a visit.
+ * Without @gap_us it is one visit per AU.
  */
 #ifndef CARD_FLOOR_H
 #define CARD_FLOOR_H
@@ -53,6 +66,7 @@ struct card_floor {
 	double seconds;		/* runs x command cost + sectors + copies */
 	/* linear-only card */
 	u64 openings;		/* AU openings no order avoids, over all AUs */
+	u64 switches;		/* AU switches no order avoids (visits) */
 	double linear_copy_sectors;
 	double linear_seconds;
 };

@@ -645,6 +645,9 @@ static void report_kv(const struct stats *st)
 	printf("floor_linear_copy_sectors=%.0f\n",
 	       st->floor.linear_copy_sectors);
 	printf("floor_linear_openings=%llu\n", st->floor.openings);
+	printf("floor_switches=%llu\n", st->floor.switches);
+	printf("floor_switch_ratio=%.2f\n", st->distinct_aus ?
+	       (double)st->floor.switches / st->distinct_aus : 0.0);
 	printf("est_linear_over_floor=%.2f\n", st->floor.linear_seconds > 0 ?
 	       st->est_linear_s / st->floor.linear_seconds : 0.0);
 	printf("est_any_over_floor=%.2f\n", st->floor.seconds > 0 ?
@@ -690,6 +693,9 @@ static void report_text(const struct stats *st, const struct options *opt)
 	       st->floor.seconds, mbps(st->bytes_written, st->floor.seconds),
 	       st->limit_s > 0 ? st->floor.seconds / st->limit_s : 0);
 	printf("%.1f MiB copied)\n", st->floor.copy_sectors / 2048);
+	printf("  AU switches:              %llu (%.2f x ideal)\n",
+	       st->floor.switches, st->distinct_aus ?
+	       (double)st->floor.switches / st->distinct_aus : 0);
 }
 
 static void dump(const struct cmd_list *l)

@@ -51,8 +51,9 @@
 #                 serve the card image through nbdkit with the cardtime
 #                 filter (qemu/cardtime/, Documentation/card-cost-model.md),
 #                 so the card takes the time the modelled card would:
-#                 profile NAME (cheap12, class4, class10-any, u3-any) and
-#                 the filter's overrides, e.g. cheap12,open=4,order=any.
+#                 profile NAME (cheap12, flashbench-readme, class4,
+#                 class10-any, u3-any) and the filter's overrides, e.g.
+#                 cheap12,open=4,order=any.
 #                 DIR/cardtime.txt gets the filter's counts and the seconds
 #                 it charged. Not with --usb.
 #

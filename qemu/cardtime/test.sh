@@ -8,6 +8,8 @@
 #    offline analyzer on the same shared model, computes for that sequence
 #    written in its dump format; the request, command and AU-switch counts
 #    match; the qemu-io run took at least the charged time;
+#  - the same for the profile made from flashbench's README, and the
+#    analyzer with that profile's fields gives the README's open-AU rows;
 #  - every bad parameter makes nbdkit refuse to start, naming it.
 # Prints KTAP (tests/lib/ktap.sh), a result per check.
 # Needs: nbdkit, nbdkit-plugin-dev, qemu-utils (and a C compiler).
@@ -193,6 +195,53 @@ run linear linear profile=cheap12 au=1M
 run any any profile=cheap12 au=1M order=any
 # the default profile against the analyzer's default model (no options)
 run default default
+
+# ---------------------------------------------------------------------
+# The profile made from a real card (profiles.h, "flashbench-readme"): the
+# filter charges it as the analyzer does (the run above's checks), and the
+# analyzer, given the fields the filter reports for it, gives the rows of
+# flashbench's README the profile was fitted to: --open-au with 2 AUs and
+# 4 MiB blocks, and with 3 AUs and 1 MiB, 512 KiB and 256 KiB blocks
+# (MiB/s; the rows the model misses are named in profiles.h).
+# ---------------------------------------------------------------------
+run flashbench-readme linear profile=flashbench-readme
+src_stats=$tmp/flashbench-readme.stats
+# openau_dump NR BLOCK_KIB AU_KIB: flashbench's open-AU pattern, NR AUs
+# (4 AUs apart) written in turn, BLOCK_KIB at a time, each AU once whole
+openau_dump() {
+	local nr=$1 b=$(($2 * 2)) au=$(($3 * 2)) k i t=0
+	for ((k = 0; k < au; k += b)); do
+		for ((i = 0; i < nr; i++)); do
+			t=$((t + 1000))
+			echo "$t W $(((16 + 4 * i) * au + k)) $b"
+		done
+	done
+}
+if [ -s "$src_stats" ]; then
+	au_kib=$(($(kv au_bytes "$src_stats") / 1024))
+	why=
+	for row in "2 4096 8.79" "3 1024 3.24" "3 512 1.76" "3 256 0.912"; do
+		read -r nr blk want <<<"$row"
+		openau_dump "$nr" "$blk" "$au_kib" >"$tmp/openau.dump"
+		est=$("$cardtrace" --au-kb "$au_kib" \
+			--open-aus "$(kv open_aus "$src_stats")" \
+			--seq-mbps "$(kv write_mbps "$src_stats")" \
+			--copy-mbps "$(kv copy_mbps "$src_stats")" \
+			--cmd-us "$(kv cmd_us "$src_stats")" \
+			--kv "$tmp/openau.dump" | sed -n 's/^est_linear_s=//p')
+		got=$(awk -v n="$nr" -v a="$au_kib" -v e="${est:-0}" \
+			'BEGIN { if (e > 0) printf "%.3f", n * a / 1024 / e; else print 0 }')
+		diag "flashbench-readme: $nr AUs, $blk KiB blocks: $got MiB/s, the README $want"
+		within "$got" "$want" 10 || why+="$nr AUs, $blk KiB: $got MiB/s against the README's $want; "
+	done
+	if [ -z "$why" ]; then
+		pass_ flashbench-readme-source
+	else
+		bad flashbench-readme-source "$why"
+	fi
+else
+	bad flashbench-readme-source "no stats from the filter for the profile"
+fi
 
 # ---------------------------------------------------------------------
 # Bad parameters: nbdkit must refuse to start and name the parameter.

@@ -85,12 +85,11 @@ fi
 # The in-step what-if (tests/tools/in-step-order.py): an excursion to two
 # AUs without data, half-way through the stream's AU, moves to where the
 # stream enters its next AU, and the card model then copies less.
-step=$here/in-step
-"$here/../tools/in-step-order.py" <"$step/excursion.dump" >"$tmp/step" 2>/dev/null
-before=$("$bin" --kv "$step/excursion.dump" 2>&1 | sed -n 's/^est_linear_s=//p')
+"$here/../tools/in-step-order.py" <"$cases/in_step_excursion.dump" >"$tmp/step" 2>/dev/null
+before=$("$bin" --kv "$cases/in_step_excursion.dump" 2>&1 | sed -n 's/^est_linear_s=//p')
 after=$("$bin" --kv "$tmp/step" 2>&1 | sed -n 's/^est_linear_s=//p')
-if ! diff -q "$step/excursion.expect" "$tmp/step" >/dev/null; then
-	ko cardtrace/in_step_order "order differs: $(diff "$step/excursion.expect" "$tmp/step" | tr '\n' ' ')"
+if ! diff -q "$cases/in_step_excursion.order" "$tmp/step" >/dev/null; then
+	ko cardtrace/in_step_order "order differs: $(diff "$cases/in_step_excursion.order" "$tmp/step" | tr '\n' ' ')"
 elif ! awk -v b="$before" -v a="$after" 'BEGIN { exit !(a != "" && a < b) }'; then
 	ko cardtrace/in_step_order "est_linear_s $before before, $after after"
 else

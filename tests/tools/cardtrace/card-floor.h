@@ -28,8 +28,9 @@
  *
  * The same rules bound the AU switches (cardtrace's au_switches: a write
  * whose first sector is in another AU than the write before it's).  A
- * write leaves within @gap_us of its trace time (the recorded scheduler's
- * hold and the one the floor speaks for, summed), so when a write k of
+ * write leaves in a window @gap_us wide around its trace time (up to the
+ * recorded scheduler's hold before it, up to the hold of the one the
+ * floor speaks for after it), so when a write k of
  * another AU lies more than @gap_us after a write i of AU A and more than
  * @gap_us before a later write j of A, k leaves between them, and i and j
  * need two visits to A.  The longest chain of such pairs is a count of

@@ -13,14 +13,17 @@ else
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
-KDIR ?= $(BUILD)/kernel-x86_64
+# The kernel `make modules` and `make install` build against: KDIR when
+# given, else the running kernel's build tree (qemu/setup/install.sh).
+# The guest's modules are built against the guest kernel, by `make guest`.
+GUEST_KDIR := $(BUILD)/kernel-x86_64
 CARDTRACE := $(BUILD)/host/cardtrace
 # The unit tests run the analyzer built with the address and UB sanitizers.
 CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel kernel-6.12 guest modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install install-test dkms clean distclean
+.PHONY: all help deps kernel kernel-6.12 guest guest-modules modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install uninstall install-test dkms clean distclean
 
 all: modules
 
@@ -40,9 +43,10 @@ help:
 	@echo "make debug-test    our stack on a KASAN/lockdep/kmemleak guest kernel (usually $$($(D) debug-test) once built)"
 	@echo "make bench         card-level benchmark, every scenario and elevator (usually $$($(D) bench))"
 	@echo "make bench-timed   the bench on a timed card: guest MB/s, sync, fsync latency (usually $$($(D) bench-timed))"
-	@echo "make modules       the drivers out of tree against build/kernel-x86_64 (KDIR=... for another kernel)"
+	@echo "make modules       the drivers out of tree against the running kernel's headers (or KDIR=...); installs and boots nothing"
 	@echo "make kernel-patch  the drivers as git format-patch series against Linux 6.1 and 6.12, and fixes for stock sdhci-of-esdhc against 6.1, checked (build/kernel-patch/)"
 	@echo "make install       build against the running kernel (or KDIR), modules_install, depmod, the udev rule"
+	@echo "make uninstall     remove what make install put in place (the modules, the udev rule), then depmod"
 	@echo "make dkms          register the scheduler with DKMS, build and install it for the running kernel (or KVER)"
 	@echo "make install-test  the install group: make install staged, DKMS against Debian's 6.1 headers"
 	@echo "make guest         x86_64 guest kernel + initramfs (cold: usually $$($(D) kernel-x86_64))"
@@ -64,9 +68,14 @@ kernel: deps
 kernel-6.12: deps
 	@qemu/setup/kernel.sh x86_64-6.12
 
-modules: kernel
+# For a user's own kernel: no packages installed, no guest kernel built.
+modules:
+	@qemu/setup/install.sh --build-only
+
+# For the guests: against the guest kernel, which this builds first.
+guest-modules: kernel
 	@mkdir -p $(BUILD)/modules-x86_64
-	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
+	@$(MAKE) -s -C $(GUEST_KDIR) M=$(TOP) modules
 	@find $(TOP)/drivers -name '*.ko' -exec cp {} $(BUILD)/modules-x86_64/ \;
 
 # The series in build/kernel-patch/6.1/ and 6.12/, made from the
@@ -78,7 +87,7 @@ kernel-patch:
 	@qemu/setup/kernel-patch.sh --check
 	@qemu/setup/kernel-patch.sh --check --base $(BUILD)/linux-6.12
 
-guest: modules
+guest: guest-modules
 	@qemu/initramfs.sh
 
 $(CARDTRACE): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h tests/tools/cardtrace/card-floor.c tests/tools/cardtrace/card-floor.h
@@ -136,6 +145,9 @@ demo: guest $(CARDTRACE)
 install:
 	@qemu/setup/install.sh
 
+uninstall:
+	@qemu/setup/install.sh --uninstall
+
 dkms:
 	@qemu/setup/dkms.sh
 
@@ -147,7 +159,7 @@ install-test: kernel
 # clean (remaking them takes minutes); distclean removes them too.
 KEEP := linux-6.1 linux-6.12 trixie-root
 clean:
-	@$(MAKE) -s -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
+	@$(MAKE) -s -C $(GUEST_KDIR) M=$(TOP) clean 2>/dev/null || true
 	@find $(TOP)/drivers \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name 'modules.order' \) -delete
 	@rm -f $(TOP)/modules.order $(TOP)/Module.symvers

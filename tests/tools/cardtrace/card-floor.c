@@ -62,35 +62,106 @@ static u64 cover(struct piece *v, size_t m, u64 *runs)
 	return distinct;
 }
 
-/*
- * The longest chain of pieces of one AU, in trace order, each of which
- * must go to the card after the one before it and does not start at or
- * after its end: each link is an opening more on a linear-only card.
- */
-static u64 longest_chain(const struct piece *v, size_t m, u64 gap_us,
-			 unsigned int *len)
+/* A piece's part inside one segment of its AU (longest_chain()). */
+struct part {
+	u64 t_us;
+	size_t idx, seg;
+	unsigned int len;
+};
+
+static int by_u64(const void *a, const void *b)
 {
-	u64 best = 1;
-	size_t i, j;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
-	if (m > CARD_FLOOR_CHAIN_MAX)
-		return 1;
-	for (j = 0; j < m; j++) {
-		len[j] = 1;
-		for (i = 0; i < j; i++) {
-			bool behind = v[j].start < v[i].end;
-			bool overlap = behind && v[i].start < v[j].end;
-			bool apart = gap_us != CARD_FLOOR_NO_GAP &&
-				     v[j].t_us > v[i].t_us &&
-				     v[j].t_us - v[i].t_us > gap_us;
+	return x < y ? -1 : x > y;
+}
 
-			if (behind && (overlap || apart) && len[i] + 1 > len[j])
-				len[j] = len[i] + 1;
-		}
-		if (len[j] > best)
-			best = len[j];
+/* The index of @x in the @k sorted boundaries @bd (it is one of them). */
+static size_t boundary(const u64 *bd, size_t k, u64 x)
+{
+	size_t lo = 0, hi = k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bd[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	return lo;
+}
+
+/*
+ * The longest chain of the pieces of one AU (@v, @m of them, in trace
+ * order), each piece of which must go to the card in a later opening
+ * than the one before it: a scheduler may split a write, so the chain is
+ * taken over the parts of the writes that the writes' own boundaries cut
+ * the AU into (every sector of such a segment is covered by the same
+ * writes, so this is the chain over single sectors). An opening writes
+ * each sector at most once and in ascending order; so a part of a later
+ * write at or behind a part of an earlier one needs an opening more when
+ * the earlier must have gone first: same segment (same-sector writes
+ * keep their order) or trace times more than @gap_us apart. Parts of one
+ * write are never ordered against each other.
+ */
+static int longest_chain(const struct piece *v, size_t m, u64 gap_us,
+			 u64 *chain)
+{
+	struct part *q = NULL;
+	u64 *bd = NULL;
+	size_t i, j, k = 0, n = 0;
+	int ret = -ENOMEM;
+
+	*chain = 1;
+	bd = malloc(2 * m * sizeof(*bd));
+	if (!bd)
+		return -ENOMEM;
+	for (i = 0; i < m; i++) {
+		bd[2 * i] = v[i].start;
+		bd[2 * i + 1] = v[i].end;
+	}
+	qsort(bd, 2 * m, sizeof(*bd), by_u64);
+	for (i = 0; i < 2 * m; i++)
+		if (!k || bd[k - 1] != bd[i])
+			bd[k++] = bd[i];
+	for (i = 0; i < m; i++)
+		n += boundary(bd, k, v[i].end) - boundary(bd, k, v[i].start);
+	if (n > CARD_FLOOR_CHAIN_MAX) {
+		ret = 0;
+		goto out;
+	}
+	q = malloc(n * sizeof(*q));
+	if (!q)
+		goto out;
+	n = 0;
+	for (i = 0; i < m; i++) {
+		size_t s, e = boundary(bd, k, v[i].end);
+
+		for (s = boundary(bd, k, v[i].start); s < e; s++)
+			q[n++] = (struct part){ .t_us = v[i].t_us,
+				.idx = v[i].idx, .seg = s };
+	}
+	for (j = 0; j < n; j++) {
+		q[j].len = 1;
+		for (i = 0; i < j && q[i].idx < q[j].idx; i++) {
+			bool apart = gap_us != CARD_FLOOR_NO_GAP &&
+				     q[j].t_us > q[i].t_us &&
+				     q[j].t_us - q[i].t_us > gap_us;
+
+			if (q[j].seg <= q[i].seg &&
+			    (q[j].seg == q[i].seg || apart) &&
+			    q[i].len + 1 > q[j].len)
+				q[j].len = q[i].len + 1;
+		}
+		if (q[j].len > *chain)
+			*chain = q[j].len;
+	}
+	ret = 0;
+out:
+	free(q);
+	free(bd);
+	return ret;
 }
 
 /* A write as the switch bound sees it: when, and the AU of its first sector. */
@@ -203,7 +274,6 @@ int card_floor(const struct card_params *p, const struct card_extent *w,
 {
 	u64 au_sz = p ? p->au_sectors : 0, runs;
 	struct piece *v = NULL, *tmp = NULL;
-	unsigned int *len = NULL;
 	size_t i, m = 0, a, b;
 	int ret = -ENOMEM;
 
@@ -221,8 +291,7 @@ int card_floor(const struct card_params *p, const struct card_extent *w,
 	}
 	v = malloc((m ? m : 1) * sizeof(*v));
 	tmp = malloc((m ? m : 1) * sizeof(*tmp));
-	len = malloc((m ? m : 1) * sizeof(*len));
-	if (!v || !tmp || !len)
+	if (!v || !tmp)
 		goto out;
 	m = 0;
 	for (i = 0; i < n; i++) {
@@ -250,7 +319,9 @@ int card_floor(const struct card_params *p, const struct card_extent *w,
 
 		for (b = a; b < m && v[b].au == v[a].au; b++)
 			written += v[b].end - v[b].start;
-		chain = longest_chain(v + a, b - a, gap_us, len);
+		ret = longest_chain(v + a, b - a, gap_us, &chain);
+		if (ret)
+			goto out;
 		memcpy(tmp, v + a, (b - a) * sizeof(*v));
 		distinct = cover(tmp, b - a, &runs);
 		any = (double)(au_sz - distinct);
@@ -269,7 +340,6 @@ int card_floor(const struct card_params *p, const struct card_extent *w,
 	out->linear_seconds = card_model_seconds(p, out->runs, out->sectors,
 						 out->linear_copy_sectors);
 out:
-	free(len);
 	free(tmp);
 	free(v);
 	return ret;

@@ -15,12 +15,15 @@
  *    every sector never written; linear-only and any-order alike.
  * On a linear-only card each opening of an AU (from its opening to its
  * close or to a write behind its write pointer) copies what it did not
- * write, so k openings that write W sectors copy k x AU - W; and two
- * writes of an AU where the later does not start at or after the end of
- * the earlier need two openings if the earlier must have left before the
- * later can: when they overlap (same-sector writes leave in arrival
- * order), or when their trace times are more than @gap_us apart.  The
- * longest chain of such pairs is a count of openings no scheduler avoids.
+ * write, so k openings that write W sectors copy k x AU - W.  An opening
+ * writes each sector at most once, in ascending order, and a scheduler
+ * may split a write into parts; so the writes' own boundaries cut each AU
+ * into segments, and a part of a later write in a segment at or behind a
+ * part of an earlier write needs an opening more if the earlier must
+ * have left first: same segment (same-sector writes leave in arrival
+ * order), or trace times more than @gap_us apart.  The longest chain of
+ * such parts is a count of openings no scheduler avoids, whole commands
+ * or split.
  *
  * It ignores the open-AU limit, and time except through @gap_us, so it
  * lies at or below the best any scheduler bound by those rules can do;
@@ -49,7 +52,7 @@
 
 /* No time term: only overlapping writes force an AU to be opened again. */
 #define CARD_FLOOR_NO_GAP	(~0ull)
-/* AUs with more writes than this get no chain term (it is quadratic). */
+/* AUs with more parts than this get no chain term (it is quadratic). */
 #define CARD_FLOOR_CHAIN_MAX	8192u
 
 struct card_extent {

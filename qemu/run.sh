@@ -23,8 +23,9 @@
 # DIR receives console.log (serial console), trace.log (QEMU's sdcard and
 # sdhci trace events) and result.txt (the guest's "MMCC" lines without
 # "MMCC ": its KTAP document, tests/lib/ktap.sh, and its KV, STAT, MARKER
-# and DONE lines).  Exit 0 when the guest finished and reported no
-# failure ("not ok" in the document), 1 on a reported failure, 3 when
+# and DONE lines, read from the guest's results port, results.log).  Exit
+# 0 when the guest finished and reported no failure ("not ok" in the
+# document), 1 on a reported failure or an empty results port, 3 when
 # QEMU had to be killed at the time limit, 4 when it was killed as
 # --kill-after-marker asked.
 #
@@ -380,10 +381,11 @@ if [ "$usb" = 1 ] && [ -f "$out/trace-qemu.log" ]; then
 		}' "$out/trace-qemu.log" >"$out/trace.log"
 fi
 
-# The results port when the guest wrote to it (an initramfs older than
-# that, or a guest that died before its first line, leaves it empty).
-results=$out/console.log
-[ -s "$out/results.log" ] && results=$out/results.log
+# The results come from their own port only: an empty port (a guest that
+# died before its first line, an init that did not open it) fails the
+# run, whatever the console shows (a killed run's caller checks what it
+# needs of them).
+results=$out/results.log
 tr -d '\r' <"$results" | grep -a '^MMCC ' | sed 's/^MMCC //' >"$out/result.txt" || true
 if [ -n "$kill_after" ] && [ "$watch_result" = killed ]; then
 	# The kill can cut a line ("FSYNCED f12 3fa" or "DELETED f1" of
@@ -398,6 +400,11 @@ fi
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run.sh: $scenario: QEMU killed after ${limit} s (hung guest?); see $out/console.log" >&2
 	exit 3
+fi
+if [ ! -s "$out/result.txt" ]; then
+	echo "run.sh: $scenario: no results on the guest's results port (ttyS1, $results); see $out/console.log" >&2
+	tail -n 15 "$out/console.log" >&2
+	exit 1
 fi
 if ! grep -q '^DONE' "$out/result.txt"; then
 	echo "run.sh: $scenario: guest did not finish (QEMU exit $rc); see $out/console.log" >&2

@@ -103,7 +103,7 @@ for what in "${groups[@]}"; do
 	case $what in 6.12 | lint | e500) kernels_wait ;; esac
 	case $what in
 	unit)
-		unit_suites=(cardtrace cardtime window fuzz ktap docs)
+		unit_suites=(cardtrace cardtime window fuzz ktap reports docs)
 		ktap_sub_begin unit ${#unit_suites[@]}
 		suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace-san"
 		# the card model in time: the nbdkit filter (about 10 s)
@@ -113,6 +113,8 @@ for what in "${groups[@]}"; do
 		suite fuzz tests/window/fuzz-test.sh
 		# this format itself, against the kernel's kunit.py parser
 		suite ktap tests/lib/ktap-test.sh
+		# the console check against every form of report
+		suite reports tests/lib/kernel-reports-test.sh
 		# the Markdown's links, the README's make targets
 		if command -v python3 >/dev/null; then
 			suite docs python3 tests/docs-tests.py

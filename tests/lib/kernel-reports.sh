@@ -2,11 +2,14 @@
 # shellcheck shell=bash
 #
 # What the guest kernel reported on its console: a WARN_ON, a BUG, an
-# Oops, a task stuck in D state (the hung-task detector), a CPU that
-# stopped scheduling (soft lockup, RCU stall) or a lockdep splat. The guest
-# kernels are built so that they can report these (qemu/x86_64.config,
+# Oops or any other trap the kernel dies on, a task stuck in D state (the
+# hung-task detector), a CPU that stopped scheduling (soft or hard
+# lockup, RCU stall), a lockdep or UBSAN splat. The guest kernels are
+# built so that they can report these (qemu/x86_64.config,
 # qemu/ppc.config); a run whose console shows one fails, whatever its
 # own tests said. Sourced by the host suites, after tests/lib/ktap.sh.
+# Every form Linux 6.1 and 6.12 print (x86_64 and e500) is one line of
+# tests/lib/kernel-reports-test.sh, which this pattern must catch.
 #
 #   kernel_reports NAME CONSOLE   ok NAME, or ko NAME with the first report
 #   kernel_report_first CONSOLE   that first report line, or nothing
@@ -15,7 +18,11 @@
 # guest's own output (blkcheck's stack samples, scenario names) never
 # matches.
 
-KERNEL_REPORTS='WARNING:|BUG:|Oops|Kernel panic|blocked for more than|soft lockup|self-detected stall|detected stalls|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context'
+# Lockdep's reports start "WARNING:" or "BUG:", as soft lockups and
+# KASAN's do; an x86 trap prints "invalid opcode: 0000 [#1]" on 6.1
+# ("Oops: invalid opcode: ..." on 6.12), which "[#N]", the die counter,
+# catches with every other trap of both architectures.
+KERNEL_REPORTS='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|invalid opcode|general protection fault|\[#[0-9]+\]|blocked for more than|hard LOCKUP|self-detected stall|detected stalls|detected expedited stalls|UBSAN:|Kernel stack overflow'
 
 # kernel_report_first CONSOLE: the first report line, or nothing
 kernel_report_first() {

@@ -30,7 +30,7 @@
 #   unit_logs       the unit group's own suite logs of this run
 #                   (build/test-logs/{cardtrace,cardtime,window}.log),
 #                   nested as check.sh does (expected: whatever they hold,
-#                   the same for both parsers; skipped without them)
+#                   the same for both parsers; failed without them)
 # Prints KTAP. A few seconds.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -77,7 +77,7 @@ compare() {
 	fi
 	[ "$want" = - ] && want=$got
 	if [ -z "$kparse" ]; then
-		skip "$name/kunit_py" "no python3 or no $kunit (build/linux-6.1 is extracted by the window tests)"
+		ko "$name/kunit_py" "missing: no python3 or no $kunit (build/linux-6.1 is extracted by the window tests)"
 		return
 	fi
 	k=$(theirs "$doc")
@@ -187,7 +187,7 @@ if [ -n "$kparse" ]; then
 		ko kunit_params/raw_console "kunit.py parse counted '$k' on the raw console"
 	fi
 else
-	skip kunit_params/raw_console "no kunit.py"
+	ko kunit_params/raw_console "missing: no kunit.py"
 fi
 
 # a failed case and a failed parameter (its case fails with it)
@@ -258,7 +258,7 @@ if [ ${#logs[@]} -gt 0 ]; then
 	) >"$tmp/unit_logs.ktap"
 	compare "unit_logs(${logs[*]})" "$tmp/unit_logs.ktap" -
 else
-	skip unit_logs/ktap_sh "no build/test-logs/*.log of the unit suites yet"
-	skip unit_logs/kunit_py "no build/test-logs/*.log of the unit suites yet"
+	ko unit_logs/ktap_sh "missing: no build/test-logs/*.log of the unit suites yet"
+	ko unit_logs/kunit_py "missing: no build/test-logs/*.log of the unit suites yet"
 fi
 ktap_end

@@ -45,8 +45,6 @@ SETTINGS=(
 	"defaults|"
 	"hold 1 s|--hold-ms 1000"
 	"hold 3 s|--hold-ms 3000"
-	"defaults, sweep|--sweep"
-	"defaults, no backward hold|--no-backward"
 )
 
 rel() {

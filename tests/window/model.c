@@ -5,14 +5,13 @@
  * A simulated driver feeds the engine writes, reads, flushes and drains from
  * a seeded generator, runs a one-command-at-a-time card, fires the engine's
  * timer exactly at rwin_next_deadline(), and gives each write a tag from a
- * tag set sized rwin_tags_needed(). A reference model (per-sector arrival
+ * tag set of window_reqs + 8. A reference model (per-sector arrival
  * sequence numbers and pending counts, per-write state) checks:
  *
  *  - every write leaves exactly once, none is lost at the final drain;
  *  - no write overtakes an older write it overlaps;
  *  - held count and bytes never exceed the window bounds;
- *  - every command is ascending, every extent contiguous and within the
- *    caller's max transfer, segment and extent limits;
+ *  - every command is one ascending pass in at most RWIN_MAX_RUNS runs;
  *  - no write stays held past its hold deadline (the timer is exact);
  *  - a read is only issued after every older overlapping write went out;
  *  - flush, FUA, sync writes leave nothing held behind them;
@@ -100,6 +99,9 @@ static u64 rnd_below(struct model *m, u64 n)
 		}							\
 	} while (0)
 
+/* The largest write the model makes (the queue's max_sectors). */
+#define MODEL_MAX_SECTORS	1024
+
 static void config_params(struct rwin_params *p, int config, u64 *au_count,
 			  u64 *mean_dt)
 {
@@ -112,26 +114,18 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 		p->meta_hold_ns = MS(800);
 		p->meta_idle_ns = MS(300);
 		break;
-	case 1:		/* tiny everything, sweep */
+	case 1:		/* tiny everything */
 		p->au_sectors = 64;
 		p->small_sectors = 8;
 		p->window_reqs = 16;
 		p->window_bytes = 32 * 1024;
-		p->max_sectors = 64;
-		p->max_extents = 4;
-		p->max_segs = 6;
 		p->hold_ns = MS(5);
 		p->idle_ns = MS(1);
-		p->deadline_sweep = true;
-		p->backward_max_sectors = 32;
 		*au_count = 256;
 		*mean_dt = US(100);
 		break;
 	case 2:		/* other knobs */
-		p->attach_ahead = true;
 		p->sync_grace_ns = MS(20);
-		p->hold_backward = false;
-		p->flush_release = false;
 		p->sync_release = false;
 		p->hold_ns = MS(50);
 		p->au_sectors = 2048;
@@ -139,8 +133,6 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 	case 3:		/* window of one */
 		p->window_reqs = 1;
 		p->au_sectors = 512;
-		p->max_sectors = 256;
-		p->max_extents = 1;
 		p->hold_ns = MS(3);
 		break;
 	case 4:		/* big window */
@@ -155,9 +147,7 @@ static void config_params(struct rwin_params *p, int config, u64 *au_count,
 		p->au_sectors = 6000;
 		p->window_bytes = 128 * 1024;
 		p->small_sectors = 64;
-		p->max_extents = 3;
 		p->hold_ns = MS(30);
-		p->deadline_sweep = true;
 		break;
 	}
 }
@@ -224,37 +214,19 @@ static void model_check_cmd(struct model *m, struct rwin_cmd *cmd)
 {
 	struct rwin_write *wr = list_first_entry(&cmd->writes,
 						 struct rwin_write, link);
-	u32 e, k, total = 0;
+	u32 runs = 0, total = 0;
+	sector_t end = 0;
 
-	MCHECK(m, cmd->nr_extents >= 1 && cmd->nr_extents <= m->p.max_extents);
-	for (e = 0; e < cmd->nr_extents; e++) {
-		struct rwin_extent *x = &cmd->ext[e];
-		sector_t pos = x->start;
-		u32 segs = 0;
-
-		if (e)
-			MCHECK(m, cmd->ext[e - 1].start +
-				  cmd->ext[e - 1].sectors <= x->start);
-		MCHECK(m, x->first == wr);
-		for (k = 0; k < x->nr_writes; k++) {
-			MCHECK(m, &wr->link != &cmd->writes);
-			if (&wr->link == &cmd->writes)
-				return;
-			MCHECK(m, wr->start == pos);
-			pos += wr->sectors;
-			segs += wr->nr_segs ? wr->nr_segs : 1;
-			model_emit(m, wr);
-			wr = list_next_entry(wr, link);
-			total++;
-		}
-		MCHECK(m, pos == x->start + x->sectors);
-		MCHECK(m, segs == x->nr_segs);
-		if (x->nr_writes > 1) {
-			MCHECK(m, x->sectors <= m->p.max_sectors);
-			MCHECK(m, x->nr_segs <= m->p.max_segs);
-		}
+	/* One ascending pass of disjoint writes, in few runs. */
+	for (; &wr->link != &cmd->writes; wr = list_next_entry(wr, link)) {
+		if (total)
+			MCHECK(m, end <= wr->start);
+		runs += !total || end != wr->start;
+		end = wr->start + wr->sectors;
+		model_emit(m, wr);
+		total++;
 	}
-	MCHECK(m, &wr->link == &cmd->writes);
+	MCHECK(m, runs >= 1 && runs <= RWIN_MAX_RUNS);
 	MCHECK(m, total == cmd->nr_writes);
 	m->cmds++;
 }
@@ -279,12 +251,12 @@ static void card_complete(struct model *m)
 
 static u64 cmd_cost(const struct rwin_cmd *cmd)
 {
+	const struct rwin_write *wr;
 	u64 cost = 0;
-	u32 e;
 
-	/* 100 us per transfer plus 20 MB/s. */
-	for (e = 0; e < cmd->nr_extents; e++)
-		cost += US(100) + (u64)cmd->ext[e].sectors * 512 * 1000 / 20;
+	/* 100 us per write plus 20 MB/s. */
+	list_for_each_entry(wr, &cmd->writes, link)
+		cost += US(100) + (u64)wr->sectors * 512 * 1000 / 20;
 	return cost;
 }
 
@@ -389,9 +361,9 @@ static void model_write(struct model *m)
 			start = rnd_below(m, m->dev_sectors);
 	} else if (kind < 85) {
 		sectors = m->p.small_sectors + 1 +
-			  rnd_below(m, m->p.max_sectors - m->p.small_sectors);
+			  rnd_below(m, MODEL_MAX_SECTORS - m->p.small_sectors);
 		if (rnd_below(m, 3))
-			sectors = m->p.max_sectors;
+			sectors = MODEL_MAX_SECTORS;
 		start = m->data_ptr;
 		/* Sometimes a reversed pair, sometimes a rewrite. */
 		if (rnd_below(m, 10) == 0 && start > sectors)
@@ -399,10 +371,10 @@ static void model_write(struct model *m)
 		else
 			m->data_ptr += sectors;
 	} else {
-		sectors = 1 + rnd_below(m, m->p.max_sectors);
+		sectors = 1 + rnd_below(m, MODEL_MAX_SECTORS);
 		start = rnd_below(m, m->dev_sectors);
 	}
-	if (m->data_ptr >= m->dev_sectors - m->p.max_sectors)
+	if (m->data_ptr >= m->dev_sectors - MODEL_MAX_SECTORS)
 		m->data_ptr = 0;
 	if (start >= m->dev_sectors)
 		start = rnd_below(m, m->dev_sectors);
@@ -411,15 +383,12 @@ static void model_write(struct model *m)
 
 	s->w.start = start;
 	s->w.sectors = sectors;
-	s->w.nr_segs = (u32)rnd_below(m, 4);
 	s->w.arrival_ns = m->now;
 	r = rnd_below(m, 1000);
 	if (r < 30)
 		s->w.flags |= RWIN_F_SYNC;
 	else if (r < 40)
 		s->w.flags |= RWIN_F_FUA;
-	else if (r < 50)
-		s->w.flags |= RWIN_F_PREFLUSH;
 	if (rnd_below(m, 20) == 0)
 		s->w.flags |= RWIN_F_META;
 	s->seq = m->seq++;
@@ -443,8 +412,7 @@ static void model_write(struct model *m)
 		 * Nor the waiter probe, which this call may have asked: then
 		 * the rule does not apply.)
 		 */
-		if (!(s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA |
-				    RWIN_F_PREFLUSH)) &&
+		if (!(s->w.flags & RWIN_F_URGENT) &&
 		    m->now >= grace_end && m->win.probed_ns != m->now &&
 		    held_before + 1 <= m->p.window_reqs &&
 		    bytes_before + (u64)sectors * 512 <= m->p.window_bytes) {
@@ -455,9 +423,7 @@ static void model_write(struct model *m)
 	if ((s->w.flags & RWIN_F_FUA) ||
 	    ((s->w.flags & RWIN_F_SYNC) && m->p.sync_release))
 		MCHECK(m, m->win.held_count == 0);
-	if ((s->w.flags & RWIN_F_PREFLUSH) && m->p.flush_release)
-		MCHECK(m, m->win.held_count == 0);
-	if (s->w.flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH))
+	if (s->w.flags & RWIN_F_URGENT)
 		MCHECK(m, !held);
 	model_bounds(m);
 }
@@ -490,7 +456,7 @@ static void model_bio_merge(struct model *m)
 	u32 flags = 0;
 	bool front = rnd_below(m, 2);
 
-	if (!s || s->w.sectors + len > m->p.max_sectors)
+	if (!s || s->w.sectors + len > MODEL_MAX_SECTORS)
 		return;
 	if (front && s->w.start < len)
 		return;
@@ -515,7 +481,7 @@ static void model_bio_merge(struct model *m)
 	if (s->w.state == RWIN_ST_HELD) {
 		MCHECK(m, !flags);
 		MCHECK(m, s->w.sectors <= m->p.small_sectors ||
-			  s->w.sectors <= m->p.backward_max_sectors);
+			  s->w.sectors <= RWIN_BACKWARD_MAX);
 		s->held = true;
 		s->piece[s->nr_pieces - 1].held = true;
 	}
@@ -544,7 +510,7 @@ static void model_req_merge(struct model *m)
 		gone = &s->w;
 	}
 	if (!other || other == &s->w ||
-	    into->sectors + gone->sectors > m->p.max_sectors ||
+	    into->sectors + gone->sectors > MODEL_MAX_SECTORS ||
 	    !rwin_may_merge(&m->win, into, gone, into->start,
 			    into->sectors + gone->sectors))
 		return;
@@ -589,9 +555,11 @@ static void model_read(struct model *m)
 	if (start + sectors > m->dev_sectors)
 		start = m->dev_sectors - sectors;
 
-	if (rwin_read(&m->win, start, sectors, m->now)) {
+	rwin_read(&m->win, start, sectors, m->now);
+	if (rwin_overlaps_queued(&m->win, start, sectors, RWIN_NO_DEADLINE)) {
 		/* Issue what the read must follow; it is queued ahead. */
-		while (rwin_overlaps_queued(&m->win, start, sectors)) {
+		while (rwin_overlaps_queued(&m->win, start, sectors,
+					    RWIN_NO_DEADLINE)) {
 			if (m->card_busy)
 				card_complete(m);
 			card_kick(m);
@@ -657,7 +625,7 @@ int model_check(unsigned long long seed, long ops, int config)
 	m->dev_sectors = au_count * m->p.au_sectors;
 	m->emitted_seq = calloc(m->dev_sectors, sizeof(*m->emitted_seq));
 	m->pending = calloc(m->dev_sectors, sizeof(*m->pending));
-	m->nr_slots = rwin_tags_needed(&m->p, 8);
+	m->nr_slots = m->p.window_reqs + 8;
 	m->slots = calloc(m->nr_slots, sizeof(*m->slots));
 	m->free_slots = calloc(m->nr_slots, sizeof(*m->free_slots));
 	for (i = 0; i < m->nr_slots; i++)
@@ -680,9 +648,8 @@ int model_check(unsigned long long seed, long ops, int config)
 		} else if (kind < 700) {
 			model_read(m);
 		} else if (kind < 715) {
-			rwin_flush(&m->win, 0, 0, 0, m->now);
-			if (m->p.flush_release)
-				MCHECK(m, m->win.held_count == 0);
+			rwin_flush(&m->win, 0, m->now);
+			MCHECK(m, m->win.held_count == 0);
 		} else if (kind < 716) {
 			rwin_drain(&m->win, m->now);
 			MCHECK(m, m->win.held_count == 0);
@@ -721,14 +688,13 @@ int model_check(unsigned long long seed, long ops, int config)
 
 	if (getenv("RWIN_VERBOSE"))
 		fprintf(stderr,
-			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu chained, %llu/%llu rewrites held, %llu merges (%llu by the block layer), max hold %llu us\n",
+			"model cfg %d seed %llu: %ld ops, %llu writes, %llu cmds, %llu holds, %llu chained, %llu/%llu rewrites held, %llu merges by the block layer, max hold %llu us\n",
 			config, seed, op, (unsigned long long)m->seq,
 			(unsigned long long)m->cmds,
 			(unsigned long long)m->win.stats.holds,
 			(unsigned long long)m->win.stats.chained,
 			(unsigned long long)m->rewrites_held,
 			(unsigned long long)m->rewrites,
-			(unsigned long long)m->win.stats.merges,
 			(unsigned long long)m->merges,
 			(unsigned long long)m->win.stats.max_hold_ns / 1000);
 

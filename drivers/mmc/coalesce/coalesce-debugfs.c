@@ -39,7 +39,7 @@ struct coalesce_snapshot {
 	u32 held, held_cap, async_depth, au_sectors_queue;
 	u64 held_bytes;
 	u64 dispatched_writes, dispatched_reads, write_reqs_done;
-	u64 untracked_writes, requeued, flush_steps, freeze_drains, pm_drains;
+	u64 requeued, flush_steps, freeze_drains, pm_drains;
 };
 
 static int coalesce_stats_show(void *data, struct seq_file *m)
@@ -64,9 +64,8 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	s->dispatched_writes = cd->dispatched_writes;
 	s->dispatched_reads = cd->dispatched_reads;
 	/* with the completions not yet folded in (coalesce_begin()) */
-	s->write_reqs_done = cd->write_reqs_done +
-			     atomic_read(&cd->writes_done);
-	s->untracked_writes = cd->untracked_writes;
+	s->write_reqs_done = cd->win.stats.completed +
+			     atomic_read(&cd->win.done);
 	s->requeued = cd->requeued;
 	s->flush_steps = cd->flush_steps;
 	s->freeze_drains = cd->freeze_drains;
@@ -96,13 +95,10 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "release_events_%s %llu\n",
 			   coalesce_reason_names[i], s->st.release_events[i]);
-	seq_printf(m, "merges %llu\n", s->st.merges);
 	seq_printf(m, "grown %llu\n", s->st.grown);
 	seq_printf(m, "grow_released %llu\n", s->st.grow_released);
 	seq_printf(m, "window_commands %llu\n", s->st.commands);
-	seq_printf(m, "extents %llu\n", s->st.extents);
 	seq_printf(m, "reads_in %llu\n", s->st.reads);
-	seq_printf(m, "read_waits %llu\n", s->st.read_waits);
 	seq_printf(m, "flushes %llu\n", s->st.flushes);
 	seq_printf(m, "max_hold_us %llu\n", div_u64(s->st.max_hold_ns, 1000));
 	seq_printf(m, "max_held %u\n", s->st.max_held);
@@ -110,7 +106,6 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "dispatched_writes %llu\n", s->dispatched_writes);
 	seq_printf(m, "dispatched_reads %llu\n", s->dispatched_reads);
 	seq_printf(m, "write_reqs_done %llu\n", s->write_reqs_done);
-	seq_printf(m, "untracked_writes %llu\n", s->untracked_writes);
 	seq_printf(m, "requeued %llu\n", s->requeued);
 	seq_printf(m, "flush_steps %llu\n", s->flush_steps);
 	seq_printf(m, "freeze_drains %llu\n", s->freeze_drains);
@@ -132,7 +127,7 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
  */
 static int coalesce_write_tag(const struct rwin_write *wr)
 {
-	return ((const struct request *)wr->cookie)->tag;
+	return ((const struct request *)wr->cookie)->internal_tag;
 }
 
 static void coalesce_show_held(struct seq_file *m, struct coalesce_data *cd,

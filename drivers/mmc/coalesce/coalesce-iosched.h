@@ -38,20 +38,15 @@ struct coalesce_data {
 	struct request_queue *q;
 	struct list_head node;		/* on coalesce_instances */
 
-	/*
-	 * Taken with interrupts off: completions (finish_request) and the
-	 * hold timer may run in interrupt context.
-	 */
+	/* Taken with interrupts off: completions may run in interrupt context. */
 	spinlock_t lock;
 	struct rwin_window win;
 	struct rwin_cmd cmd;		/* popped, not yet dispatched */
 	struct list_head front;		/* requeues and flush steps, first out */
 	struct list_head reads;		/* reads, FIFO */
-	struct list_head untracked;	/* writes the engine could not take */
 	u32 reads_in_a_row;
 	bool ready;			/* has_work, read without the lock */
-	atomic_t writes_out;		/* our writes on the device */
-	atomic_t writes_done;		/* completed, not yet told the window */
+	u64 last_now;			/* coalesce_begin() */
 	u32 merge_flags;		/* RWIN_F_* of the bio being merged */
 
 	mempool_t *pool;		/* struct rwin_write per tracked write */
@@ -68,8 +63,6 @@ struct coalesce_data {
 	/* Counters of the mechanism (the engine keeps its own). */
 	u64 dispatched_writes;
 	u64 dispatched_reads;
-	u64 write_reqs_done;
-	u64 untracked_writes;
 	u64 requeued;
 	u64 flush_steps;		/* flush-sequence steps at the head (6.5+) */
 	u64 freeze_drains;

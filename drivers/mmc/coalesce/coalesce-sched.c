@@ -64,8 +64,12 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/coalesce.h>
 
-/* rq->elv.priv[1] of a dispatched write the window counts in flight. */
+/*
+ * rq->elv.priv[1]: a dispatched write the window counts in flight; a write
+ * at the head that waits for the older writes under it (coalesce_next()).
+ */
 #define COALESCE_IN_FLIGHT	((void *)1UL)
+#define COALESCE_WAITS		((void *)2UL)
 
 /*
  * Reads go first, but with writes waiting at most this many reads go in a
@@ -96,8 +100,6 @@ static u32 coalesce_flags(blk_opf_t opf)
 		flags |= RWIN_F_SYNC;
 	if (opf & REQ_FUA)
 		flags |= RWIN_F_FUA;
-	if (opf & REQ_PREFLUSH)
-		flags |= RWIN_F_PREFLUSH;
 	if (opf & REQ_META)
 		flags |= RWIN_F_META;
 	/* Swap-out frees memory: never make it wait. */
@@ -115,20 +117,15 @@ static bool coalesce_freezing(struct coalesce_data *cd)
 }
 
 /*
- * With the lock taken: tell the window of the completions counted since
- * (coalesce_finish_request() counts them without the lock) and return the
- * time to pass it.
+ * With the lock taken: fold in the completions counted without it and
+ * return the time, later than any returned before (a flush step's place
+ * among the writes is its time: coalesce_must_wait()).
  */
 static u64 coalesce_begin(struct coalesce_data *cd)
 {
-	u64 now = coalesce_now();
-	int done = atomic_xchg(&cd->writes_done, 0);
-
-	if (done) {
-		rwin_complete(&cd->win, done, now);
-		cd->write_reqs_done += done;
-	}
-	return now;
+	cd->last_now = max(coalesce_now(), cd->last_now + 1);
+	rwin_fold(&cd->win, cd->last_now);
+	return cd->last_now;
 }
 
 /*
@@ -140,19 +137,18 @@ static void coalesce_update(struct coalesce_data *cd)
 {
 	u64 next;
 
+	next = rwin_arm(&cd->win, coalesce_now());
 	WRITE_ONCE(cd->ready, !list_empty(&cd->front) ||
 		   !list_empty(&cd->reads) ||
 		   !list_empty(&cd->cmd.writes) ||
-		   rwin_has_queued(&cd->win) ||
-		   !list_empty(&cd->untracked));
-
-	next = rwin_next_deadline(&cd->win);
+		   rwin_has_queued(&cd->win));
 	if (next == RWIN_NO_DEADLINE)
 		return;
 	if (hrtimer_is_queued(&cd->timer) && cd->timer_at <= next)
 		return;
 	cd->timer_at = next;
-	hrtimer_start(&cd->timer, ns_to_ktime(next), HRTIMER_MODE_ABS);
+	/* soft: the waiter probe it may run walks held requests' pages */
+	hrtimer_start(&cd->timer, ns_to_ktime(next), HRTIMER_MODE_ABS_SOFT);
 }
 
 static enum hrtimer_restart coalesce_timer_fn(struct hrtimer *timer)
@@ -221,28 +217,24 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 static void coalesce_insert_write(struct coalesce_data *cd,
 				  struct request *rq, u64 now)
 {
-	struct rwin_write *wr = NULL;
-	bool held;
+	struct rwin_write *wr = mempool_alloc(cd->pool, GFP_ATOMIC);
 
-	/* Behind a write the window could not take, everything waits. */
-	if (list_empty(&cd->untracked))
-		wr = mempool_alloc(cd->pool, GFP_ATOMIC | __GFP_NOWARN);
-	if (!wr) {
-		/*
-		 * Out of memory even for the reserve: send it in arrival
-		 * order after everything the window has, held or not.
-		 */
+	/*
+	 * The reserve has one for every request, unless growing it failed
+	 * (coalesce_resize_reserve()): then the write goes at the head, after
+	 * the queued writes under it, as a flush step does.
+	 */
+	if (unlikely(!wr)) {
 		rwin_drain(&cd->win, now);
-		cd->untracked_writes++;
-		list_add_tail(&rq->queuelist, &cd->untracked);
+		rq->fifo_time = now;
+		rq->elv.priv[1] = COALESCE_WAITS;
+		list_add_tail(&rq->queuelist, &cd->front);
 		return;
 	}
-
 	*wr = (struct rwin_write){
 		.start = blk_rq_pos(rq),
 		.sectors = blk_rq_sectors(rq),
 		.flags = coalesce_flags(rq->cmd_flags),
-		.nr_segs = rq->nr_phys_segments,
 		.arrival_ns = now,
 		.cookie = rq,
 	};
@@ -250,8 +242,7 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 		wr->flags |= RWIN_F_NOHOLD;
 	rq->elv.priv[0] = wr;
 
-	held = rwin_add_write(&cd->win, wr, now);
-	if (held)
+	if (rwin_add_write(&cd->win, wr, now))
 		trace_coalesce_hold(rq, div_u64(wr->start,
 						cd->win.p.au_sectors));
 }
@@ -259,16 +250,19 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 /*
  * At the head: a requeue (it went out once, before anything we have), or,
  * from 6.5 on, the data step of a flush sequence. The window sees the
- * flush step like a flush write: what it holds under the step goes first,
- * and the step waits for the queued writes it overlaps (coalesce_next()).
+ * flush step like a flush write, and the step waits for the queued writes
+ * under it that came before it (coalesce_must_wait()); its arrival time
+ * is kept in fifo_time, which no block layer code reads while the request
+ * is in an elevator.
  */
 static void coalesce_insert_head(struct coalesce_data *cd, struct request *rq,
 				 u64 now)
 {
 	if (rq->rq_flags & RQF_FLUSH_SEQ) {
 		cd->flush_steps++;
-		rwin_flush(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq),
-			   coalesce_flags(rq->cmd_flags), now);
+		rq->fifo_time = now;
+		rq->elv.priv[1] = COALESCE_WAITS;
+		rwin_flush(&cd->win, coalesce_flags(rq->cmd_flags), now);
 	} else {
 		cd->requeued++;
 	}
@@ -314,29 +308,31 @@ static bool coalesce_overlaps(struct request *rq, sector_t start, u32 len)
 	       start < blk_rq_pos(rq) + blk_rq_sectors(rq);
 }
 
-/* Must @rd (a read, or a flush step) wait for a write that came before? */
+/*
+ * Must @rd (a read, or a flush step) wait for a queued write under it? A
+ * read for any, a flush step only for one that came before it: the data
+ * of a newer write must land last.
+ */
 static bool coalesce_must_wait(struct coalesce_data *cd, struct request *rd)
 {
+	u64 before = rd->elv.priv[1] == COALESCE_WAITS ? rd->fifo_time :
+							 RWIN_NO_DEADLINE;
 	sector_t start = blk_rq_pos(rd);
 	u32 len = blk_rq_sectors(rd);
 	struct rwin_write *wr;
-	struct request *rq;
 
-	if (rwin_overlaps_queued(&cd->win, start, len))
+	if (rwin_overlaps_queued(&cd->win, start, len, before))
 		return true;
 	list_for_each_entry(wr, &cd->cmd.writes, link)
-		if (coalesce_overlaps(wr->cookie, start, len))
-			return true;
-	list_for_each_entry(rq, &cd->untracked, queuelist)
-		if (coalesce_overlaps(rq, start, len))
+		if (wr->arrival_ns < before &&
+		    coalesce_overlaps(wr->cookie, start, len))
 			return true;
 	return false;
 }
 
 static bool coalesce_writes_waiting(struct coalesce_data *cd)
 {
-	return !list_empty(&cd->cmd.writes) || rwin_has_queued(&cd->win) ||
-	       !list_empty(&cd->untracked);
+	return !list_empty(&cd->cmd.writes) || rwin_has_queued(&cd->win);
 }
 
 /* The request leaves the scheduler's merge structures. */
@@ -353,14 +349,8 @@ static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
 	struct request *rq;
 
 	if (list_empty(&cd->cmd.writes)) {
-		if (!rwin_pop(&cd->win, &cd->cmd, now)) {
-			rq = list_first_entry_or_null(&cd->untracked,
-						      struct request,
-						      queuelist);
-			if (rq)
-				list_del_init(&rq->queuelist);
-			return rq;
-		}
+		if (!rwin_pop(&cd->win, &cd->cmd, now))
+			return NULL;
 		/* The command is fixed now: nothing may merge into it. */
 		list_for_each_entry(wr, &cd->cmd.writes, link)
 			coalesce_unlink(cd, wr->cookie);
@@ -374,7 +364,6 @@ static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
 				       now - wr->arrival_ns);
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = COALESCE_IN_FLIGHT;
-	atomic_inc(&cd->writes_out);
 	mempool_free(wr, cd->pool);
 	cd->dispatched_writes++;
 	return rq;
@@ -393,7 +382,8 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 	rq = list_first_entry_or_null(&cd->front, struct request, queuelist);
 	if (rq) {
 		/* A flush step goes after the writes it overlaps. */
-		if ((rq->rq_flags & RQF_FLUSH_SEQ) && coalesce_must_wait(cd, rq))
+		if (rq->elv.priv[1] == COALESCE_WAITS &&
+		    coalesce_must_wait(cd, rq))
 			return coalesce_next_write(cd, now);
 		list_del_init(&rq->queuelist);
 		return rq;
@@ -454,7 +444,7 @@ static void coalesce_prepare_request(struct request *rq)
  * Counted without the lock; the window hears of it at its next entry
  * (coalesce_begin()). Only the completion that leaves the device without
  * a write of ours while writes are held takes the lock: the window's idle
- * clock starts there, and only the timer armed now would notice.
+ * clock starts there (rwin_complete_nolock() has the handshake).
  */
 static void coalesce_finish_request(struct request *rq)
 {
@@ -466,10 +456,7 @@ static void coalesce_finish_request(struct request *rq)
 	if (rq->elv.priv[1] != COALESCE_IN_FLIGHT)
 		return;
 	rq->elv.priv[1] = NULL;
-
-	atomic_inc(&cd->writes_done);
-	if (!atomic_dec_and_test(&cd->writes_out) ||
-	    !READ_ONCE(cd->win.held_count))
+	if (!rwin_complete_nolock(&cd->win))
 		return;
 	spin_lock_irqsave(&cd->lock, flags);
 	coalesce_begin(cd);
@@ -515,7 +502,7 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 
 	if (req_op(rq) == REQ_OP_READ)
 		return true;
-	/* Discards and friends, dispatched or untracked writes: no. */
+	/* Discards and friends, dispatched writes: no. */
 	if (bio_op(bio) != REQ_OP_WRITE || !wr)
 		return false;
 	if (bio->bi_iter.bi_sector == end)
@@ -570,7 +557,6 @@ static void coalesce_request_merged(struct request_queue *q,
 		return;
 	rwin_grow(&cd->win, wr, blk_rq_pos(rq), blk_rq_sectors(rq),
 		  cd->merge_flags, coalesce_now());
-	wr->nr_segs = rq->nr_phys_segments;
 }
 
 /* After a bio merge, the block layer asks for a request to merge on. */
@@ -626,8 +612,6 @@ static void coalesce_requests_merged(struct request_queue *q,
 	else if (into)
 		rwin_grow(&cd->win, into, blk_rq_pos(rq), blk_rq_sectors(rq),
 			  cd->merge_flags, now);
-	if (into)
-		into->nr_segs = rq->nr_phys_segments;
 	if (gone) {
 		next->elv.priv[0] = NULL;
 		mempool_free(gone, cd->pool);
@@ -750,10 +734,8 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 /*
  * The reserve of struct rwin_write follows the scheduler tags: one for
- * every request that can exist, so writeback never goes untracked. The
- * queue is frozen here (nr_requests change, init), so resizing may sleep;
- * if it fails the old reserve stays and the window takes what it can
- * (coalesce_insert_write() then sends the rest in arrival order).
+ * every request that can exist. The queue is frozen here (nr_requests
+ * change, init), so resizing may sleep.
  */
 static void coalesce_resize_reserve(struct coalesce_data *cd,
 				    struct blk_mq_hw_ctx *hctx)
@@ -824,7 +806,7 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	cd = kzalloc_node(sizeof(*cd), GFP_KERNEL, q->node);
 	if (!cd)
 		goto put_eq;
-	/* A reserve for every request, so writeback never goes untracked. */
+	/* A reserve for every request: coalesce_insert_write() never fails. */
 	cd->pool = mempool_create_slab_pool(q->nr_requests,
 					    coalesce_write_cache);
 	if (!cd->pool)
@@ -835,8 +817,7 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	INIT_LIST_HEAD(&cd->cmd.writes);
 	INIT_LIST_HEAD(&cd->front);
 	INIT_LIST_HEAD(&cd->reads);
-	INIT_LIST_HEAD(&cd->untracked);
-	hrtimer_init(&cd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_init(&cd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	cd->timer.function = coalesce_timer_fn;
 	cd->au_sectors_queue = coalesce_queue_au_sectors(q);
 	cd->async_depth = max(1UL, q->nr_requests * 3 / 4);
@@ -886,8 +867,7 @@ static void coalesce_exit_sched(struct elevator_queue *e)
 	/* The queue is frozen: every request we had has completed. */
 	WARN_ON_ONCE(rwin_held_count(&cd->win) || rwin_has_queued(&cd->win));
 	WARN_ON_ONCE(!list_empty(&cd->cmd.writes) ||
-		     !list_empty(&cd->reads) || !list_empty(&cd->front) ||
-		     !list_empty(&cd->untracked));
+		     !list_empty(&cd->reads) || !list_empty(&cd->front));
 
 	coalesce_wbt_enable(cd->q, e);
 	mempool_destroy(cd->pool);

@@ -70,7 +70,6 @@ static int coalesce_parse(enum coalesce_tunable t, const char *buf, u32 *val)
 /* The disk's tunables as engine parameters. */
 void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 {
-	struct request_queue *q = cd->q;
 	u32 *tun = cd->tun;
 	u32 au_kb = tun[COALESCE_T_au_kb];
 
@@ -96,8 +95,6 @@ void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 	p->meta_idle_ns = (u64)tun[COALESCE_T_meta_idle_ms] * NSEC_PER_MSEC;
 	p->sync_grace_ns = (u64)tun[COALESCE_T_sync_grace_ms] * NSEC_PER_MSEC;
 	p->sync_release = tun[COALESCE_T_sync_release];
-	p->max_sectors = max(1U, queue_max_sectors(q));
-	p->max_segs = max_t(u32, 1, queue_max_segments(q));
 }
 
 /* Release what is held under the old rules, then switch. */

@@ -68,11 +68,6 @@ INTERVAL_TREE_DEFINE(struct rwin_write, node, sector_t, subtree_last,
 		     rwin_first, rwin_last, static inline __maybe_unused,
 		     rwin_qtree)
 
-static inline u32 rwin_segs(const struct rwin_write *wr)
-{
-	return wr->nr_segs ? wr->nr_segs : 1;
-}
-
 static inline u64 rwin_bytes(const struct rwin_write *wr)
 {
 	return (u64)wr->sectors << 9;
@@ -105,23 +100,13 @@ void rwin_params_init(struct rwin_params *p)
 	p->meta_idle_ns = 0;
 	p->sync_grace_ns = 0;
 	p->idle_ns = 20ULL * 1000 * 1000;
-	p->max_sectors = 1024;
-	p->max_segs = 128;
-	p->max_extents = RWIN_MAX_EXTENTS;
-	p->hold_backward = true;
-	p->backward_max_sectors = 1024;
-	p->deadline_sweep = false;
-	p->flush_release = true;
 	p->sync_release = true;
-	p->attach_ahead = false;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_params_init, COALESCE_IOSCHED);
 
 static bool rwin_params_valid(const struct rwin_params *p)
 {
-	return p->au_sectors && p->max_sectors && p->max_segs &&
-	       p->max_extents && p->max_extents <= RWIN_MAX_EXTENTS &&
-	       p->window_reqs <= RWIN_MAX_WINDOW_REQS;
+	return p->au_sectors && p->window_reqs <= RWIN_MAX_WINDOW_REQS;
 }
 
 int rwin_set_params(struct rwin_window *w, const struct rwin_params *p)
@@ -449,12 +434,19 @@ static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
 	w->sync_front++;
 }
 
-bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors)
+bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors,
+			  u64 before)
 {
+	sector_t last = start + sectors - 1;
+	struct rwin_write *q;
+
 	if (!sectors || !w->queued_count)
 		return false;
-	return rwin_qtree_iter_first(&w->queued, start,
-				     start + sectors - 1) != NULL;
+	for (q = rwin_qtree_iter_first(&w->queued, start, last); q;
+	     q = rwin_qtree_iter_next(q, start, last))
+		if (q->arrival_ns < before)
+			return true;
+	return false;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_overlaps_queued, COALESCE_IOSCHED);
 
@@ -630,46 +622,42 @@ static u64 rwin_probe_due(const struct rwin_window *w)
 	return rwin_add_sat(from, every ?: 1);
 }
 
-/* Does anybody sleep on a held write of the AU group from @h to @hi? */
-static bool rwin_group_waited(const struct rwin_window *w,
-			      struct rwin_write *h, sector_t hi)
-{
-	struct rwin_write *c;
-
-	for (; h && h->start < hi; h = rwin_held_entry(rb_next(&h->node))) {
-		if (w->waited(h))
-			return true;
-		list_for_each_entry(c, &h->chain, chain)
-			if (w->waited(c))
-				return true;
-	}
-	return false;
-}
-
 /*
  * A held write is in flight: its pages are under writeback, and the
  * block device's buffers in it are locked. A writer that locks one (FAT
  * on every cluster allocation, ext2's fsync, jbd2) sleeps until the write
- * leaves, and nothing it does tells the window: with the device quiet
- * nothing arrives at all, and with a stream running the stream's writes
- * say nothing about the sleeper. So the caller's probe is asked about
- * each write still held (when: rwin_probe_due()); the AU group of every
- * write somebody sleeps on goes.
+ * leaves, and nothing it does tells the window. So the caller's probe is
+ * asked (when: rwin_probe_due()) about up to RWIN_PROBE_WRITES held
+ * writes, from where the last ask stopped, by sector; the AU group of
+ * every write somebody sleeps on goes.
  */
 static void rwin_release_waited(struct rwin_window *w, u64 now)
 {
-	struct rwin_write *h;
-	sector_t hi;
+	struct rwin_write *h, *c, *next;
+	u32 asked = 0;
+	bool waited;
 
 	if (!w->waited || !w->held_count || rwin_probe_due(w) > now)
 		return;
 	w->probed_ns = now;
-	for (h = rwin_held_from(w, 0); h; h = rwin_held_from(w, hi)) {
+	h = rwin_held_from(w, w->probe_next) ?: rwin_held_from(w, 0);
+	for (; h && asked < RWIN_PROBE_WRITES; h = next) {
 		u64 au = rwin_au(w, h->start);
 
-		hi = (sector_t)(au + 1) * w->p.au_sectors;
-		if (rwin_group_waited(w, h, hi))
+		waited = w->waited(h);
+		asked++;
+		list_for_each_entry(c, &h->chain, chain) {
+			if (waited || asked >= RWIN_PROBE_WRITES)
+				break;
+			waited = w->waited(c);
+			asked++;
+		}
+		next = rwin_held_entry(rb_next(&h->node));
+		if (waited) {
 			rwin_release_au(w, au, RWIN_REL_WAITER, now);
+			next = rwin_held_from(w, (au + 1) * w->p.au_sectors);
+		}
+		w->probe_next = next ? next->start : 0;
 	}
 }
 
@@ -677,13 +665,9 @@ void rwin_expire(struct rwin_window *w, u64 now)
 {
 	struct rwin_write *due;
 
-	while ((due = rwin_first_due(w)) && rwin_deadline(w, due) <= now) {
-		if (w->p.deadline_sweep)
-			rwin_release_all(w, RWIN_REL_DEADLINE, now);
-		else
-			rwin_release_au(w, rwin_au(w, due->start),
-					RWIN_REL_DEADLINE, now);
-	}
+	while ((due = rwin_first_due(w)) && rwin_deadline(w, due) <= now)
+		rwin_release_au(w, rwin_au(w, due->start), RWIN_REL_DEADLINE,
+				now);
 
 	rwin_release_waited(w, now);
 	if (!w->held_count || !rwin_device_idle(w) ||
@@ -741,14 +725,12 @@ EXPORT_SYMBOL_NS_GPL(rwin_next_deadline, COALESCE_IOSCHED);
 static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 			  bool rewrite, bool *backward)
 {
-	sector_t wpos;
-
 	*backward = false;
 	if (!wr->sectors || !w->p.window_reqs ||
 	    rwin_bytes(wr) > w->p.window_bytes)
 		return false;
 	/* A newer write overlapping a queued one must stay behind it. */
-	if (rwin_overlaps_queued(w, wr->start, wr->sectors))
+	if (rwin_overlaps_queued(w, wr->start, wr->sectors, RWIN_NO_DEADLINE))
 		return false;
 	if (wr->sectors <= w->p.small_sectors || rewrite)
 		return true;
@@ -759,14 +741,9 @@ static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 	 * us in reverse that is before the data it was issued with) or at
 	 * least together with the other held writes of the AU.
 	 */
-	if (w->p.hold_backward && wr->sectors <= w->p.backward_max_sectors) {
-		wpos = rwin_au_wpos(w, rwin_au(w, wr->start));
-		if (wr->start < wpos) {
-			*backward = true;
-			return true;
-		}
-	}
-	return false;
+	*backward = wr->sectors <= RWIN_BACKWARD_MAX &&
+		    wr->start < rwin_au_wpos(w, rwin_au(w, wr->start));
+	return *backward;
 }
 
 /* Release the AU group of the held write nearest its deadline until @wr
@@ -809,8 +786,6 @@ static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
 	return first;
 }
 
-#define RWIN_F_URGENT	(RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH)
-
 /*
  * The rules a write's flags call for, wherever it enters: somebody waits
  * for this write (or for the flush before it) and may also be waiting for
@@ -827,11 +802,6 @@ static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
 {
 	bool grace = now < w->sync_grace_end_ns;
 
-	if (flags & RWIN_F_PREFLUSH) {
-		w->stats.flushes++;
-		if (w->p.flush_release)
-			rwin_release_all(w, RWIN_REL_FLUSH, now);
-	}
 	if (flags & RWIN_F_FUA)
 		rwin_release_all(w, RWIN_REL_FUA, now);
 	else if ((flags & RWIN_F_SYNC) && w->p.sync_release)
@@ -912,7 +882,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	 * A sync write that overlaps nothing queued (the writes its own
 	 * rules just released included) goes ahead of the background ones.
 	 */
-	if (urgent && !rwin_overlaps_queued(w, wr->start, wr->sectors))
+	if (urgent && !rwin_overlaps_queued(w, wr->start, wr->sectors, RWIN_NO_DEADLINE))
 		rwin_queue_add_sync(w, wr);
 	else
 		rwin_queue_add(w, wr, 0);
@@ -925,37 +895,29 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 EXPORT_SYMBOL_NS_GPL(rwin_add_write, COALESCE_IOSCHED);
 
 /*
- * Held writes under a read (or under a write that goes out ahead of the
- * queue) go to the head of the queue: nothing queued overlaps a held
- * write, so they may pass every queued write, and whoever waits for the
- * read waits for them only.
+ * Held writes under a read go to the head of the queue: nothing queued
+ * overlaps a held write, so they may pass every queued write, and whoever
+ * waits for the read waits for them only.
  */
-static bool rwin_clear_way(struct rwin_window *w, sector_t start,
-			   u32 sectors, enum rwin_reason reason, u64 now)
-{
-	if (sectors)
-		rwin_release_overlap_at(w, start, start + sectors, reason, now,
-					w->queue.next);
-	return rwin_overlaps_queued(w, start, sectors);
-}
-
-bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
+void rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 {
 	rwin_expire(w, now);
 	w->stats.reads++;
-	if (rwin_clear_way(w, start, sectors, RWIN_REL_READ, now)) {
-		w->stats.read_waits++;
-		return true;
-	}
-	return false;
+	if (sectors)
+		rwin_release_overlap_at(w, start, start + sectors,
+					RWIN_REL_READ, now, w->queue.next);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_read, COALESCE_IOSCHED);
 
-bool rwin_flush(struct rwin_window *w, sector_t start, u32 sectors,
-		u32 flags, u64 now)
+/*
+ * A flush owes nothing to a write that has not completed, but a caller
+ * that flushes may wait on a held write next: release everything.
+ */
+void rwin_flush(struct rwin_window *w, u32 flags, u64 now)
 {
-	rwin_note_write(w, flags | RWIN_F_PREFLUSH, now);
-	return rwin_clear_way(w, start, sectors, RWIN_REL_FLUSH, now);
+	w->stats.flushes++;
+	rwin_release_all(w, RWIN_REL_FLUSH, now);
+	rwin_note_write(w, flags, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_flush, COALESCE_IOSCHED);
 
@@ -967,51 +929,20 @@ EXPORT_SYMBOL_NS_GPL(rwin_drain, COALESCE_IOSCHED);
 
 /* ---- commands ----------------------------------------------------------- */
 
-static bool rwin_ext_takes(const struct rwin_params *p,
-			   const struct rwin_extent *e,
-			   const struct rwin_write *wr)
-{
-	return e->start + e->sectors == wr->start &&
-	       e->sectors + wr->sectors <= p->max_sectors &&
-	       e->nr_segs + rwin_segs(wr) <= p->max_segs;
-}
-
-static void rwin_ext_set(struct rwin_extent *e, struct rwin_write *wr)
-{
-	e->start = wr->start;
-	e->sectors = wr->sectors;
-	e->nr_segs = rwin_segs(wr);
-	e->nr_writes = 1;
-	e->first = wr;
-}
-
-/* Can @wr be appended to @cmd (merged, or as a new extent)? */
-static bool rwin_cmd_fits(const struct rwin_params *p,
-			  const struct rwin_cmd *cmd,
+/* Does @wr continue the last run of @cmd, or is there room for a run? */
+static bool rwin_cmd_fits(const struct rwin_cmd *cmd,
 			  const struct rwin_write *wr)
 {
-	if (cmd->nr_extents &&
-	    rwin_ext_takes(p, &cmd->ext[cmd->nr_extents - 1], wr))
-		return true;
-	return cmd->nr_extents < p->max_extents;
+	return (cmd->nr_writes && cmd->end == wr->start) ||
+	       cmd->nr_runs < RWIN_MAX_RUNS;
 }
 
 /* Append @wr, already unlinked, after rwin_cmd_fits() said yes. */
-static void rwin_cmd_append(struct rwin_window *w, struct rwin_cmd *cmd,
-			    struct rwin_write *wr)
+static void rwin_cmd_append(struct rwin_cmd *cmd, struct rwin_write *wr)
 {
-	struct rwin_extent *e = NULL;
-
-	if (cmd->nr_extents)
-		e = &cmd->ext[cmd->nr_extents - 1];
-	if (e && rwin_ext_takes(&w->p, e, wr)) {
-		e->sectors += wr->sectors;
-		e->nr_segs += rwin_segs(wr);
-		e->nr_writes++;
-		w->stats.merges++;
-	} else {
-		rwin_ext_set(&cmd->ext[cmd->nr_extents++], wr);
-	}
+	if (!cmd->nr_writes || cmd->end != wr->start)
+		cmd->nr_runs++;
+	cmd->end = rwin_end(wr);
 	list_add_tail(&wr->link, &cmd->writes);
 	cmd->nr_writes++;
 	wr->state = RWIN_ST_OUT;
@@ -1019,67 +950,44 @@ static void rwin_cmd_append(struct rwin_window *w, struct rwin_cmd *cmd,
 
 /*
  * A data write (one that passed straight through) goes to the card. Attach
- * the held writes of its AU that sit before it, and the chain of held
- * writes contiguous right after it, in ascending order:
+ * the held writes of its AU that sit before it, and those contiguous right
+ * after it, in ascending order:
  *
  *   - before it: the card then makes at most one jump back (to the lowest
  *     of them) and sweeps up through the data write, instead of one jump
  *     per small write later; one that ends where the data starts (an ext2
- *     indirect block in front of the blocks it maps) becomes one transfer
- *     with the data.
- *   - contiguous after it: same extent, no jump at all.
- *   - further ahead: left held (unless attach_ahead). Writing them now
- *     would move the AU's write position past data that has not been
- *     written yet and turn every following data write into a backward one;
- *     ext2 writes indirect blocks ahead of their data, and the data write
- *     that reaches them will pick them up as a prefix.
+ *     indirect block in front of the blocks it maps) continues into it.
+ *   - contiguous after it (even past the AU): no jump at all.
+ *   - further ahead: left held. Writing them now would move the AU's
+ *     write position past data not yet written and turn every following
+ *     data write into a backward one; ext2 writes indirect blocks ahead of
+ *     their data, and the data write that reaches them takes them along.
  *
- * The part before the data is collected walking down from it, so the
- * extents are filled from the top slot down and shifted in place at the
- * end; that keeps the extents nearest the data when max_extents cuts.
+ * The part before the data is collected walking down from it, so that
+ * the runs nearest the data are kept when RWIN_MAX_RUNS cuts.
  */
 static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 			  struct rwin_cmd *cmd, u64 now)
 {
-	const struct rwin_params *p = &w->p;
-	u64 au = rwin_au(w, data->start);
-	sector_t lo = (sector_t)au * p->au_sectors;
-	sector_t hi = lo + p->au_sectors;
-	int top = RWIN_MAX_EXTENTS - 1, idx = top, i;
+	sector_t lo = rwin_au(w, data->start) * w->p.au_sectors;
+	sector_t low = data->start;
 	struct rwin_write *h, *prev, *next;
 	bool chained = false;
 	u32 attached = 0;
 
 	rwin_queue_del(w, data);
-	data->state = RWIN_ST_OUT;
-	rwin_ext_set(&cmd->ext[idx], data);
-	list_add(&data->link, &cmd->writes);
-	cmd->nr_writes = 1;
+	rwin_cmd_append(cmd, data);
 
 	h = rwin_held_from(w, data->start);
-	if (h)
-		prev = rwin_held_entry(rb_prev(&h->node));
-	else
-		prev = rwin_held_entry(rb_last(&w->held));
-
+	prev = rwin_held_entry(h ? rb_prev(&h->node) : rb_last(&w->held));
 	for (h = prev; h && h->start >= lo; h = prev) {
-		struct rwin_extent *e = &cmd->ext[idx];
-
 		prev = rwin_held_entry(rb_prev(&h->node));
-		if (rwin_end(h) == e->start &&
-		    e->sectors + h->sectors <= p->max_sectors &&
-		    e->nr_segs + rwin_segs(h) <= p->max_segs) {
-			e->start = h->start;
-			e->sectors += h->sectors;
-			e->nr_segs += rwin_segs(h);
-			e->nr_writes++;
-			e->first = h;
-			w->stats.merges++;
-		} else {
-			if (top - idx + 1 >= (int)p->max_extents)
+		if (rwin_end(h) != low) {
+			if (cmd->nr_runs >= RWIN_MAX_RUNS)
 				break;
-			rwin_ext_set(&cmd->ext[--idx], h);
+			cmd->nr_runs++;
 		}
+		low = h->start;
 		chained |= !list_empty(&h->chain);
 		rwin_held_remove(w, h, RWIN_REL_ATTACH, now);
 		h->state = RWIN_ST_OUT;
@@ -1088,25 +996,12 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 		attached++;
 	}
 
-	cmd->nr_extents = top - idx + 1;
-	for (i = 0; i < (int)cmd->nr_extents; i++)
-		cmd->ext[i] = cmd->ext[idx + i];
-
-	for (h = rwin_held_from(w, rwin_end(data)); h; h = next) {
-		struct rwin_extent *e = &cmd->ext[cmd->nr_extents - 1];
-		bool contiguous = h->start == e->start + e->sectors;
-
+	for (h = rwin_held_from(w, cmd->end); h && h->start == cmd->end;
+	     h = next) {
 		next = rwin_held_entry(rb_next(&h->node));
-		/* Past the AU only what continues the command without a gap. */
-		if (h->start >= hi && !contiguous)
-			break;
-		if (!p->attach_ahead && !contiguous)
-			break;
-		if (!rwin_cmd_fits(p, cmd, h))
-			break;
 		chained |= !list_empty(&h->chain);
 		rwin_held_remove(w, h, RWIN_REL_ATTACH, now);
-		rwin_cmd_append(w, cmd, h);
+		rwin_cmd_append(cmd, h);
 		attached++;
 	}
 
@@ -1116,60 +1011,51 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 	 * next, ahead of anything queued (nothing queued overlaps a held
 	 * write), one ascending batch per generation: the AU is still open.
 	 */
-	if (chained) {
-		struct rwin_extent *last = &cmd->ext[cmd->nr_extents - 1];
-
-		attached += rwin_release_range_at(w, cmd->ext[0].start,
-						  last->start + last->sectors,
+	if (chained)
+		attached += rwin_release_range_at(w, low, cmd->end,
 						  RWIN_REL_ATTACH, now,
 						  w->queue.next);
-	}
 	if (attached)
 		w->stats.release_events[RWIN_REL_ATTACH]++;
 	list_for_each_entry(h, &cmd->writes, link)
 		rwin_au_pos_set(w, h);
 }
 
-/* Writes released together: already ascending, take as many as fit. */
-static void rwin_pop_batch(struct rwin_window *w, u32 batch,
-			   struct rwin_cmd *cmd)
-{
-	struct rwin_write *wr, *next;
-
-	list_for_each_entry_safe(wr, next, &w->queue, link) {
-		if (wr->batch != batch || !rwin_cmd_fits(&w->p, cmd, wr))
-			break;
-		rwin_queue_del(w, wr);
-		rwin_cmd_append(w, cmd, wr);
-	}
-}
-
 bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 {
-	struct rwin_write *head;
+	struct rwin_write *head, *next;
+	u32 batch;
 
 	INIT_LIST_HEAD(&cmd->writes);
-	cmd->nr_extents = 0;
 	cmd->nr_writes = 0;
+	cmd->nr_runs = 0;
 
 	rwin_expire(w, now);
 	if (list_empty(&w->queue))
 		return false;
 
 	head = list_first_entry(&w->queue, struct rwin_write, link);
-	if (head->batch) {
-		rwin_pop_batch(w, head->batch, cmd);
-	} else if (head->flags & RWIN_F_NODATA) {
+	if (!head->batch && !(head->flags & RWIN_F_NODATA)) {
+		rwin_pop_data(w, head, cmd, now);
+	} else if (!head->batch) {
 		/* Nothing held joins a discard: it goes alone. */
 		rwin_queue_del(w, head);
-		rwin_cmd_append(w, cmd, head);
+		rwin_cmd_append(cmd, head);
 	} else {
-		rwin_pop_data(w, head, cmd, now);
+		/* Released together: already ascending, take what fits. */
+		batch = head->batch;
+		list_for_each_entry_safe(head, next, &w->queue, link) {
+			if (head->batch != batch ||
+			    !rwin_cmd_fits(cmd, head))
+				break;
+			rwin_queue_del(w, head);
+			rwin_cmd_append(cmd, head);
+		}
 	}
 
 	w->inflight += cmd->nr_writes;
+	atomic_add(cmd->nr_writes, &w->out);
 	w->stats.commands++;
-	w->stats.extents += cmd->nr_extents;
 	return true;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_pop, COALESCE_IOSCHED);
@@ -1181,6 +1067,37 @@ void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now)
 		w->idle_since_ns = now;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_complete, COALESCE_IOSCHED);
+
+bool rwin_complete_nolock(struct rwin_window *w)
+{
+	atomic_inc(&w->done);
+	/* Fully ordered: pairs with the atomic_xchg() of rwin_arm(). */
+	return atomic_dec_and_test(&w->out) && READ_ONCE(w->held_count);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_complete_nolock, COALESCE_IOSCHED);
+
+void rwin_fold(struct rwin_window *w, u64 now)
+{
+	u32 done = atomic_xchg(&w->done, 0);
+
+	if (done) {
+		w->stats.completed += done;
+		rwin_complete(w, done, now);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(rwin_fold, COALESCE_IOSCHED);
+
+/*
+ * A completion may have seen nothing held (and taken no lock) just before
+ * this call's caller held a write: fold it now, or the window would think
+ * the device busy and wait for a hold time instead of the idle time.
+ */
+u64 rwin_arm(struct rwin_window *w, u64 now)
+{
+	rwin_fold(w, now);
+	return rwin_next_deadline(w);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_arm, COALESCE_IOSCHED);
 
 /* ---- merges done by the caller's block layer ---------------------------- */
 
@@ -1273,8 +1190,7 @@ static bool rwin_still_holdable(struct rwin_window *w,
 {
 	u64 bytes = (u64)sectors << 9;
 
-	if (flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH |
-		     RWIN_F_NOHOLD))
+	if (flags & (RWIN_F_URGENT | RWIN_F_NOHOLD))
 		return false;
 	if (w->held_bytes - rwin_bytes(wr) + bytes > w->p.window_bytes)
 		return false;
@@ -1290,14 +1206,13 @@ static bool rwin_still_holdable(struct rwin_window *w,
 	 * held write contiguous after a data write, even across an AU
 	 * boundary) or with the next data write of its AU.
 	 */
-	return w->p.hold_backward && sectors <= w->p.backward_max_sectors &&
+	return sectors <= RWIN_BACKWARD_MAX &&
 	       start != rwin_au_wpos(w, rwin_au(w, start));
 }
 
 static enum rwin_reason rwin_grow_reason(u32 flags)
 {
-	return flags & (RWIN_F_SYNC | RWIN_F_FUA | RWIN_F_PREFLUSH) ?
-		RWIN_REL_SYNC : RWIN_REL_ATTACH;
+	return flags & RWIN_F_URGENT ? RWIN_REL_SYNC : RWIN_REL_ATTACH;
 }
 
 void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
@@ -1400,7 +1315,6 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 		w->stats.release_events[RWIN_REL_ATTACH]++;
 	}
 	gone->state = RWIN_ST_OUT;
-	w->stats.merges++;
 
 	/* The rewrites of @gone's range now follow the write holding it. */
 	if (rewrites && into->state == RWIN_ST_QUEUED)

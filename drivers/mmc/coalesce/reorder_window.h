@@ -4,50 +4,33 @@
  * SD/MMC card and releases them grouped by allocation unit (AU), in ascending
  * sector order, next to the large data writes of the same AU.
  *
- * The engine is pure logic. It never sleeps, never allocates, never reads a
- * clock and never touches blk-mq or mmc: the caller passes the time (ns) into
- * every call, embeds a struct rwin_write in each of its requests and runs all
- * calls under one lock of its own (a spinlock is fine).
+ * The engine is pure logic: it never sleeps, allocates, reads a clock or
+ * touches blk-mq. The caller passes the time (ns) into every call, embeds a
+ * struct rwin_write in each of its writes, and makes every call under one
+ * lock of its own, except rwin_complete_nolock().
  *
- * Life of a write (see Documentation/reorder-window.md for the reasons):
+ * Life of a write (Documentation/reorder-window.md has the reasons):
  *
  *   rwin_add_write()  -> HELD   (small, or behind its AU's write position;
- *                               a rewrite of exactly the range of a held
- *                               write is held too, chained behind it)
- *                     -> QUEUED (everything else: passes in arrival order;
- *                               a sync write that overlaps nothing queued
- *                               goes ahead of the background writes,
- *                               among the sync writes there by sector)
- *   HELD   -> QUEUED  when a release rule fires (bound, deadline, idle, flush,
- *                     FUA, sync, overlapping read or write, a sleeper found
- *                     by the waiter probe, drain)
- *   HELD   -> command when a queued data write of the same AU is popped and
- *                     the held write sits before it (or right after it)
+ *                               an exact rewrite of a held write is chained
+ *                               behind it)
+ *                     -> QUEUED (everything else, in arrival order; a sync
+ *                               write that overlaps nothing queued goes
+ *                               ahead of the background writes)
+ *   HELD   -> QUEUED  when a release rule fires
+ *   HELD   -> command when a queued data write of its AU is popped and it
+ *                     sits before it (or right after it)
  *   QUEUED -> command by rwin_pop(), in queue order
  *
- * Writes to the same range leave in arrival order, in consecutive commands.
- * Every command is one ascending pass with disjoint extents; the caller must
- * send commands to the card in the order rwin_pop() returned them.
- *
- * Once rwin_pop() has placed a write in a command the engine forgets it; the
- * caller issues the command and calls rwin_complete() as its writes finish.
- *
- * Merges: a caller that lets a block layer merge requests (an I/O scheduler)
- * asks rwin_may_grow() / rwin_may_merge() first and reports what happened
- * with rwin_grow() / rwin_merge(). Only a held write alone in its range and
- * a queued write can grow; a held write that grows past what may be held
- * leaves the window (it joins the data it was merged with).
- *
- * Tag budget: a held write keeps its blk-mq tag. At most window_reqs writes
- * are ever held, so size the tag set as rwin_tags_needed(params, headroom) =
- * window_reqs + headroom, with headroom >= the queue depth you want for the
- * writes and reads that pass through (at least one, so a write that would
- * release the window can always arrive). Even if every tag ends up held, the
- * idle rule releases the window once the device has been idle for idle_ns.
+ * Writes to the same range leave in arrival order, in consecutive commands;
+ * the caller must send them to the card in the order rwin_pop() gave them.
+ * Held writes keep their blk-mq tags: at most window_reqs are held, and the
+ * idle rule releases them even if every tag ends up held.
  */
 #ifndef _MMC_COALESCE_REORDER_WINDOW_H
 #define _MMC_COALESCE_REORDER_WINDOW_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
@@ -56,7 +39,7 @@
 /* Write flags, set by the caller from the request's cmd_flags. */
 #define RWIN_F_SYNC		BIT(0)		/* REQ_SYNC: somebody waits */
 #define RWIN_F_FUA		BIT(1)		/* REQ_FUA */
-#define RWIN_F_PREFLUSH		BIT(2)		/* REQ_PREFLUSH */
+#define RWIN_F_URGENT		(RWIN_F_SYNC | RWIN_F_FUA)
 #define RWIN_F_META		BIT(3)		/* REQ_META: counted only */
 #define RWIN_F_NOHOLD		BIT(4)		/* never held (swap) */
 /*
@@ -65,8 +48,11 @@
  */
 #define RWIN_F_NODATA		BIT(5)
 
-/* Largest number of extents the engine puts in one command. */
-#define RWIN_MAX_EXTENTS	16
+/* Most runs of contiguous writes the engine puts in one command. */
+#define RWIN_MAX_RUNS		16
+
+/* A write behind its AU's write position is held up to this size. */
+#define RWIN_BACKWARD_MAX	1024
 
 /* Hard cap on writes held at once (bounds the bookkeeping, not the tags). */
 #define RWIN_MAX_WINDOW_REQS	4096
@@ -76,8 +62,9 @@
 
 #define RWIN_NO_DEADLINE	((u64)~0ULL)
 
-/* How often the waiter probe is asked (rwin_set_waiter_probe()). */
+/* How often the waiter probe is asked, and about how many writes. */
 #define RWIN_PROBE_NS		(10ULL * 1000 * 1000)
+#define RWIN_PROBE_WRITES	16
 
 /* Where a write is; rwin_write.state, for debugging and tests. */
 enum rwin_state {
@@ -129,30 +116,12 @@ struct rwin_params {
 	 */
 	u64 sync_grace_ns;
 	u64 idle_ns;		/* release when idle this long; default 20 ms */
-	u32 max_sectors;	/* max sectors per extent; default 1024 */
-	u32 max_segs;		/* max segments per extent; default 128 */
-	u32 max_extents;	/* max extents per command; default 16 */
-	/*
-	 * Hold a write of up to backward_max_sectors that starts behind the
-	 * write position of its AU, whatever its size. Default on, 1024.
-	 */
-	bool hold_backward;
-	u32 backward_max_sectors;
-	/* Deadline release sweeps every held write, not just one AU. Off. */
-	bool deadline_sweep;
-	/* Release all held writes on a flush. Default on (safe, see doc). */
-	bool flush_release;
 	/*
 	 * A sync write releases every held write (on), or only those it
 	 * overlaps (off): whoever sent it and then sleeps on another held
 	 * write is found by the waiter probe. Default on.
 	 */
 	bool sync_release;
-	/*
-	 * When a data write goes, also attach held writes further ahead in
-	 * its AU (not just the ones before it or contiguous after it). Off.
-	 */
-	bool attach_ahead;
 };
 
 /*
@@ -164,7 +133,6 @@ struct rwin_write {
 	sector_t start;
 	u32 sectors;
 	u32 flags;		/* RWIN_F_* */
-	u32 nr_segs;		/* 0 is read as 1 */
 	u64 arrival_ns;		/* must not decrease from write to write */
 	void *cookie;		/* caller's, never dereferenced */
 
@@ -182,24 +150,15 @@ struct rwin_write {
 	u8 sync_passed;		/* ... and passed by later ones, by sector */
 };
 
-/* One contiguous transfer: nr_writes writes from first, in list order. */
-struct rwin_extent {
-	sector_t start;
-	u32 sectors;
-	u32 nr_segs;
-	u32 nr_writes;
-	struct rwin_write *first;
-};
-
 /*
- * What rwin_pop() hands out: extents in ascending sector order; the writes
- * are linked through ->link on @writes in the same order.
+ * What rwin_pop() hands out: writes in ascending sector order, linked
+ * through ->link on @writes, in at most RWIN_MAX_RUNS contiguous runs.
  */
 struct rwin_cmd {
 	struct list_head writes;
-	u32 nr_extents;
 	u32 nr_writes;
-	struct rwin_extent ext[RWIN_MAX_EXTENTS];
+	u32 nr_runs;		/* engine private, as is @end */
+	sector_t end;
 };
 
 struct rwin_stats {
@@ -213,14 +172,12 @@ struct rwin_stats {
 	u64 meta;		/* writes flagged RWIN_F_META */
 	u64 released[RWIN_REL_NR];	/* held writes released, per reason */
 	u64 release_events[RWIN_REL_NR];	/* release decisions, per reason */
-	u64 merges;		/* writes merged into a preceding write */
 	u64 grown;		/* rwin_grow() and rwin_merge() calls */
 	u64 grow_released;	/* ... that took a held write out */
 	u64 commands;
-	u64 extents;
 	u64 reads;
-	u64 read_waits;		/* reads told to wait for queued writes */
 	u64 flushes;
+	u64 completed;		/* writes completed (rwin_fold()) */
 	u64 max_hold_ns;	/* longest time a write stayed held */
 	u32 max_held;		/* peak held count */
 	u64 max_held_bytes;	/* peak held bytes */
@@ -244,7 +201,9 @@ struct rwin_window {
 	struct list_head queue;		/* queued writes, issue order */
 	u32 queued_count;
 	u32 sync_front;			/* sync writes queued ahead */
-	u32 inflight;			/* commands popped, not completed */
+	u32 inflight;			/* writes popped, completions folded */
+	atomic_t out;			/* writes popped, not completed */
+	atomic_t done;			/* completed, not yet folded */
 	u32 batch_seq;
 	u64 last_arrival_ns;
 	u64 idle_since_ns;
@@ -253,6 +212,7 @@ struct rwin_window {
 	/* Caller's: does anybody sleep on @wr? (rwin_set_waiter_probe()) */
 	bool (*waited)(const struct rwin_write *wr);
 	u64 probed_ns;			/* last time it was asked */
+	sector_t probe_next;		/* where the next ask starts */
 	struct rwin_au_pos au_pos[RWIN_TRACKED_AUS];
 	struct rwin_stats stats;
 };
@@ -260,67 +220,36 @@ struct rwin_window {
 void rwin_params_init(struct rwin_params *p);
 int rwin_init(struct rwin_window *w, const struct rwin_params *p);
 
-/*
- * New parameters for a window that holds nothing (rwin_drain() first);
- * statistics stay. -EINVAL, and nothing changes, if @p is not valid.
- */
+/* New parameters for a window that holds nothing (rwin_drain() first). */
 int rwin_set_params(struct rwin_window *w, const struct rwin_params *p);
 
-/* Tags the caller's tag set needs: window_reqs + headroom. */
-static inline u32 rwin_tags_needed(const struct rwin_params *p, u32 headroom)
-{
-	return p->window_reqs + headroom;
-}
-
 /*
- * Feed one write. Returns true if it is held, false if it was queued.
- * Releases triggered by it (flush, FUA, sync, overlap, bounds) are queued
- * ahead of it, so arrival order is kept where it matters; a sync write
- * that overlaps nothing queued then goes ahead of every background
- * write, those it released included (they carry no order against it),
- * and among the sync writes already there by sector (one passed 16
- * times is passed no more).
+ * Feed one write: true if it is held. What it releases (flush, FUA, sync,
+ * overlap, bounds) is queued ahead of it.
  */
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now);
 
-/*
- * A read reached the queue: as a request, or as a bio that may merge into
- * a queued read. Releases the held writes it overlaps to the head of the
- * queue; returns true if the read overlaps a queued write, in which case
- * the caller must issue commands from rwin_pop() until
- * rwin_overlaps_queued() is false before it issues the read.
- */
-bool rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now);
-bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors);
+/* A read (request or bio): the held writes under it go to the queue head. */
+void rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now);
+
+/* Does a queued write that arrived before @before overlap the range? */
+bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors,
+			  u64 before);
 
 /*
- * A write reaches the queue by a path that does not end in
- * rwin_add_write(): a bio about to be merged into a request the window
- * knows. Applies the rules its flags (RWIN_F_*) call for: a sync, FUA or
- * flush write releases every held write and opens the sync grace. The
- * caller still asks rwin_may_grow() before the merge.
+ * A write that joins a known request as a bio: the rules of its flags
+ * (RWIN_F_*) apply. The caller still asks rwin_may_grow() first.
  */
 void rwin_note_write(struct rwin_window *w, u32 flags, u64 now);
 
-/*
- * A step of a flush sequence goes out ahead of the queue: a flush
- * (@sectors 0) or the data write of one. Applies the flush rule and the
- * rules of @flags; the held writes under [start, start + sectors) go to
- * the head of the queue whatever flush_release says. Returns true if the
- * step overlaps a queued write, which the caller must issue first (as
- * for rwin_read()).
- */
-bool rwin_flush(struct rwin_window *w, sector_t start, u32 sectors,
-		u32 flags, u64 now);
+/* A step of a flush sequence goes out ahead of the queue: release all. */
+void rwin_flush(struct rwin_window *w, u32 flags, u64 now);
 
 /*
- * The caller's answer to "does anybody sleep on this held write?" (a
- * held write keeps its pages under writeback and its buffers locked). Asked
- * under the caller's lock every RWIN_PROBE_NS (at most idle_ns): while
- * the device is busy from the calls the caller makes anyway, while it is
- * quiet on the timer (rwin_next_deadline()); the AU group of a write it
- * says yes to is released (RWIN_REL_WAITER). NULL (the default): never
- * asked.
+ * The caller's answer to "does anybody sleep on this held write?", asked
+ * under the lock every RWIN_PROBE_NS (at most idle_ns) about at most
+ * RWIN_PROBE_WRITES held writes; the AU group of a write it says yes to
+ * is released (RWIN_REL_WAITER). NULL: never asked.
  */
 void rwin_set_waiter_probe(struct rwin_window *w,
 			   bool (*waited)(const struct rwin_write *wr));
@@ -328,25 +257,31 @@ void rwin_set_waiter_probe(struct rwin_window *w,
 /* Suspend, removal or unload: release every held write. */
 void rwin_drain(struct rwin_window *w, u64 now);
 
-/* Apply the deadline and idle rules. Call from the timer, or any time. */
+/* Apply the deadline, idle and waiter rules. */
 void rwin_expire(struct rwin_window *w, u64 now);
 
-/*
- * Earliest time at which rwin_expire() would release something, or
- * RWIN_NO_DEADLINE. Arm one timer for it after each call into the engine.
- */
+/* When rwin_expire() would next release something, or RWIN_NO_DEADLINE. */
 u64 rwin_next_deadline(const struct rwin_window *w);
 
-/*
- * Build the next command into @cmd. Returns false if nothing is queued.
- * The writes in @cmd now belong to the caller.
- */
+/* The next command into @cmd, false if nothing is queued. */
 bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now);
 
 /* @nr_writes of the writes handed out by rwin_pop() have completed. */
 void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now);
 
-/* ---- merges done by the caller's block layer ---------------------------- */
+/*
+ * Completions without the caller's lock. rwin_complete_nolock() counts
+ * one; only when it returns true must the caller take its lock, call
+ * rwin_fold() and re-arm its timer from rwin_arm(). Under the lock the
+ * caller calls rwin_fold() on entry and rwin_arm() last: a write held
+ * meanwhile and a completion that saw nothing held cannot miss each other
+ * (each orders its store before its load with a full barrier).
+ */
+bool rwin_complete_nolock(struct rwin_window *w);
+void rwin_fold(struct rwin_window *w, u64 now);
+u64 rwin_arm(struct rwin_window *w, u64 now);
+
+/* Merges by the caller's block layer: ask first, then report. */
 
 /* Held alone in its range, or queued: the only writes that may grow. */
 static inline bool rwin_mergeable(const struct rwin_write *wr)
@@ -361,33 +296,20 @@ static inline bool rwin_mergeable(const struct rwin_write *wr)
 struct rwin_write *rwin_find_start(struct rwin_window *w, sector_t sector);
 struct rwin_write *rwin_find_end(struct rwin_window *w, sector_t sector);
 
-/*
- * May @wr become [start, start + sectors)? Only if it is mergeable and the
- * new range overlaps no other write the engine knows.
- */
+/* May @wr become [start, start + sectors)? Nothing else may be there. */
 bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
 		   sector_t start, u32 sectors);
 
-/*
- * May @gone be merged into @into, the two then covering [start, start +
- * sectors)? (The caller's block layer checks that they touch.)
- */
+/* May @gone be merged into @into, the two then covering the range? */
 bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
 		    const struct rwin_write *gone, sector_t start,
 		    u32 sectors);
 
-/*
- * @wr now covers [start, start + sectors) because something with @flags
- * (RWIN_F_*) was merged into it. Works whatever rwin_may_grow() said: the
- * order of overlapping writes is repaired by releasing held ones.
- */
+/* @wr grew by a merge of something with @flags; held ones may leave. */
 void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 	       u32 sectors, u32 flags, u64 now);
 
-/*
- * @gone was merged into @into, which now covers [start, start + sectors);
- * @gone leaves the engine (state RWIN_ST_OUT), like a write of a command.
- */
+/* @gone was merged into @into and leaves the engine (RWIN_ST_OUT). */
 void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 		struct rwin_write *gone, sector_t start, u32 sectors,
 		u32 flags, u64 now);

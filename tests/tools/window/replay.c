@@ -13,7 +13,8 @@
  * the engine; reads go to the card ahead of queued writes (they are
  * synchronous), except a read that overlaps a queued or held write, which
  * waits until those have been issued. The engine's timer is fired exactly
- * at rwin_next_deadline(). Each extent of a command is one card command.
+ * at rwin_next_deadline(). Each run of contiguous writes of a command, up to
+ * --max-kb, is one card command.
  *
  * Output (stdout): the card command sequence in the input's format, with
  * the time at which each command started on the card. Statistics go to
@@ -56,7 +57,8 @@ struct sim {
 	u64 done_ns;
 	struct rwin_cmd cmd;
 	bool cmd_active;
-	u32 next_ext;
+	struct rwin_write *next_wr;	/* first write not yet on the card */
+	u32 max_sectors;
 	/* reads waiting for the card, FIFO */
 	struct pending_read *reads;
 	size_t nr_reads, reads_head, reads_cap;
@@ -130,15 +132,23 @@ static void kick(struct sim *s)
 
 	if (s->busy)
 		return;
-	if (s->cmd_active && s->next_ext < s->cmd.nr_extents) {
-		struct rwin_extent *e = &s->cmd.ext[s->next_ext++];
+	if (s->cmd_active && &s->next_wr->link != &s->cmd.writes) {
+		struct rwin_write *wr = s->next_wr;
+		sector_t start = wr->start, end = start + wr->sectors;
 
-		emit(s, 'W', e->start, e->sectors);
+		for (wr = list_next_entry(wr, link);
+		     &wr->link != &s->cmd.writes && wr->start == end &&
+		     end + wr->sectors - start <= s->max_sectors;
+		     wr = list_next_entry(wr, link))
+			end += wr->sectors;
+		s->next_wr = wr;
+		emit(s, 'W', start, (u32)(end - start));
 		return;
 	}
 	if (reads_pending(s)) {
 		rd = &s->reads[s->reads_head];
-		if (!rwin_overlaps_queued(&s->win, rd->start, rd->sectors)) {
+		if (!rwin_overlaps_queued(&s->win, rd->start, rd->sectors,
+					  RWIN_NO_DEADLINE)) {
 			s->reads_head++;
 			emit(s, 'R', rd->start, rd->sectors);
 			return;
@@ -146,7 +156,8 @@ static void kick(struct sim *s)
 	}
 	if (rwin_pop(&s->win, &s->cmd, s->now)) {
 		s->cmd_active = true;
-		s->next_ext = 0;
+		s->next_wr = list_first_entry(&s->cmd.writes,
+					      struct rwin_write, link);
 		kick(s);
 	}
 }
@@ -156,7 +167,7 @@ static void card_done(struct sim *s)
 	struct rwin_write *wr, *next;
 
 	s->busy = false;
-	if (s->cmd_active && s->next_ext == s->cmd.nr_extents) {
+	if (s->cmd_active && &s->next_wr->link == &s->cmd.writes) {
 		list_for_each_entry_safe(wr, next, &s->cmd.writes, link) {
 			free(wr);
 			s->tags_used--;
@@ -258,11 +269,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: replay [--small-kb N] [--window-reqs N] [--window-kb N]\n"
-		"              [--hold-ms N] [--idle-ms N] [--au-kb N] [--sweep]\n"
+		"              [--hold-ms N] [--idle-ms N] [--au-kb N]\n"
 		"              [--meta-hold-ms N] [--meta-idle-ms N]\n"
-		"              [--max-kb N] [--max-extents N] [--no-backward]\n"
-		"              [--backward-kb N]\n"
-		"              [--attach-ahead] [--off] [--tags N]\n"
+		"              [--max-kb N] [--off] [--tags N]\n"
 		"              [--card-mbps N] [--overhead-us N] [--stats]\n"
 		"  < commands > commands\n");
 	exit(2);
@@ -291,10 +300,8 @@ static void print_stats(struct sim *s)
 			(unsigned long long)st->release_events[i]);
 	fprintf(stderr, "\n");
 	fprintf(stderr,
-		"commands %llu, extents %llu, merges %llu, max hold %llu us, peak held %u (%llu KiB)\n",
+		"commands %llu, max hold %llu us, peak held %u (%llu KiB)\n",
 		(unsigned long long)st->commands,
-		(unsigned long long)st->extents,
-		(unsigned long long)st->merges,
 		(unsigned long long)(st->max_hold_ns / NS_PER_US),
 		st->max_held,
 		(unsigned long long)(st->max_held_bytes >> 10));
@@ -318,12 +325,7 @@ int main(int argc, char **argv)
 		{ "meta-hold-ms", required_argument, NULL, 'M' },
 		{ "meta-idle-ms", required_argument, NULL, 'I' },
 		{ "au-kb", required_argument, NULL, 'a' },
-		{ "sweep", no_argument, NULL, 'S' },
 		{ "max-kb", required_argument, NULL, 'm' },
-		{ "max-extents", required_argument, NULL, 'e' },
-		{ "no-backward", no_argument, NULL, 'B' },
-		{ "backward-kb", required_argument, NULL, 'b' },
-		{ "attach-ahead", no_argument, NULL, 'A' },
 		{ "off", no_argument, NULL, 'O' },
 		{ "tags", required_argument, NULL, 't' },
 		{ "card-mbps", required_argument, NULL, 'c' },
@@ -342,6 +344,7 @@ int main(int argc, char **argv)
 	rwin_params_init(&s->p);
 	s->overhead_ns = 100 * NS_PER_US;
 	s->mbps = 20;
+	s->max_sectors = 1024;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		unsigned long long v = optarg ? strtoull(optarg, NULL, 0) : 0;
 
@@ -370,23 +373,8 @@ int main(int argc, char **argv)
 		case 'a':
 			s->p.au_sectors = v * 2;
 			break;
-		case 'S':
-			s->p.deadline_sweep = true;
-			break;
 		case 'm':
-			s->p.max_sectors = v * 2;
-			break;
-		case 'e':
-			s->p.max_extents = v;
-			break;
-		case 'B':
-			s->p.hold_backward = false;
-			break;
-		case 'b':
-			s->p.backward_max_sectors = v * 2;
-			break;
-		case 'A':
-			s->p.attach_ahead = true;
+			s->max_sectors = v * 2;
 			break;
 		case 'O':
 			off = true;
@@ -412,14 +400,13 @@ int main(int argc, char **argv)
 	if (off) {
 		/* Baseline: the engine only queues, as a stock driver would. */
 		s->p.window_reqs = 0;
-		s->p.max_extents = 1;
 	}
 	if (rwin_init(&s->win, &s->p))
 		die("invalid parameters");
 	if (!s->tags)
-		s->tags = rwin_tags_needed(&s->p, 64);
+		s->tags = s->p.window_reqs + 64;
 
-	in = load(&nr, s->p.max_sectors);
+	in = load(&nr, s->max_sectors);
 
 	for (;;) {
 		u64 t_arr = RWIN_NO_DEADLINE, t_card, t_timer, t;

@@ -134,6 +134,8 @@ for what in "${groups[@]}"; do
 		;;
 	lint)
 		suite lint tests/lint.sh
+		# the e500 device trees of 6.1 and 6.12, our driver against stock
+		suite esdhc-dt tests/esdhc-dt-tests.sh
 		;;
 	removal)
 		suite removal tests/removal-tests.sh

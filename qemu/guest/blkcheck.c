@@ -53,12 +53,24 @@
  *                              through PART, the last one over the held
  *                              write and mergeable into the first: it
  *                              reads the new data
- *   blkcheck fsyncmerge DEV STATS LIMIT_MS
- *                              two held writeback writes in two AUs, then
- *                              fdatasync() of a block whose sync write
- *                              merges into the first: it must not wait for
- *                              the second one's idle release (latency at
- *                              most LIMIT_MS; fsync_merge_ms)
+ *   blkcheck fsyncmerge DEV PART STATS LIMIT_MS
+ *                              held writeback writes A (through DEV) and B
+ *                              (two AUs on, through PART, which nobody
+ *                              waits for), then fdatasync() of a block
+ *                              whose sync write merges into A: it is
+ *                              prompt (at most LIMIT_MS; fsync_merge_ms),
+ *                              and B left the window with it (the sync
+ *                              rule; the debugfs list "held" of STATS'
+ *                              directory no longer has it)
+ *   blkcheck lists DEV STATS   six held writeback writes: the debugfs list
+ *                              "held" shows each, as many as held_now, with
+ *                              distinct valid tags; "queued" has valid tags
+ *   blkcheck flushrace DEV     on a device that emulates FUA with a flush
+ *                              (null_blk fua=0) and completes slowly: an
+ *                              O_DIRECT write, an O_DSYNC one (a flush
+ *                              sequence's data step) and a newer O_DIRECT
+ *                              one to the same sectors, while the device
+ *                              is busy: the newest data is what reads back
  *   blkcheck waitheld DEV STATS LIMIT_MS
  *                              a held writeback write, then fdatasync()
  *                              with nothing dirty: it sleeps on the held
@@ -434,20 +446,52 @@ static int check_readmerge(const char *dev, const char *part,
 	return ok ? 0 : -1;
 }
 
+/* The debugfs list NAME ("held", "queued") beside the stats file. */
+static FILE *open_list(const char *stats, const char *name)
+{
+	char path[256];
+	const char *slash = strrchr(stats, '/');
+
+	if (!slash)
+		return NULL;
+	snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - stats), stats,
+		 name);
+	return fopen(path, "r");
+}
+
+/* Is a write starting at @sector on the list "held"? -1: no list. */
+static int listed_held(const char *stats, u64 sector)
+{
+	FILE *f = open_list(stats, "held");
+	unsigned long long start;
+	char line[160];
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llu+", &start) == 1 && start == sector)
+			found = 1;
+	fclose(f);
+	return found;
+}
+
 /*
- * Held writes at A (AU of S) and B (two AUs on), left by writeback; then
- * A+1 is dirtied and fdatasync()ed: its REQ_SYNC write is a bio that
- * merges into the held write at A. fdatasync() then waits for every page
- * of the device under writeback, B among them: the sync write must have
- * let B go too (the sync rule), or it waits for B's idle release.
+ * Held writes at A (AU of S, through DEV) and B (two AUs on, through
+ * PART: its own page cache, which nothing below waits for), left by
+ * writeback; then A+1 is dirtied and fdatasync()ed: its REQ_SYNC write is
+ * a bio that merges into the held write at A. The sync rule lets every
+ * held write go with it, B too: B is off the list "held" once fdatasync()
+ * returns. Without the rule only the waiter probe would free A's waiter,
+ * and nothing would free B until meta_idle_ms.
  */
-static int check_fsyncmerge(const char *dev, const char *stats,
-			    unsigned int limit_ms)
+static int check_fsyncmerge(const char *dev, const char *part,
+			    const char *stats, unsigned int limit_ms)
 {
 	u64 a = SCRATCH + 1024, b = a + 2 * 8192;
 	unsigned char *wa = xalloc(ALIGN), *wb = xalloc(ALIGN),
 		      *wn = xalloc(ALIGN), *r = xalloc(ALIGN);
-	int fd = open(dev, O_RDWR), ok;
+	int fd = open(dev, O_RDWR), pfd, ok, b_held = -1;
 	char why[96] = "";
 	double t0;
 	u64 ms = 0;
@@ -455,12 +499,11 @@ static int check_fsyncmerge(const char *dev, const char *stats,
 	fill(wa, ALIGN, a, 41);
 	fill(wb, ALIGN, b, 42);
 	fill(wn, ALIGN, a + 8, 43);
-	ok = fd >= 0 &&
+	pfd = start_writeback(part, (off_t)(b - PART_START) * SECTOR, wb,
+			      ALIGN);
+	ok = fd >= 0 && pfd >= 0 &&
 	     !pwrite_all(fd, wa, ALIGN, (off_t)a * SECTOR) &&
 	     !sync_file_range(fd, (off_t)a * SECTOR, ALIGN,
-			      SYNC_FILE_RANGE_WRITE) &&
-	     !pwrite_all(fd, wb, ALIGN, (off_t)b * SECTOR) &&
-	     !sync_file_range(fd, (off_t)b * SECTOR, ALIGN,
 			      SYNC_FILE_RANGE_WRITE);
 	if (ok) {
 		wait_held(stats, 2);
@@ -468,7 +511,13 @@ static int check_fsyncmerge(const char *dev, const char *stats,
 		t0 = now_ms();
 		ok = ok && !fdatasync(fd);
 		ms = (u64)(now_ms() - t0);
-		printf("MMCC KV fsync_merge_ms=%llu\n", ms);
+		b_held = listed_held(stats, b);
+		printf("MMCC KV fsync_merge_ms=%llu fsync_merge_b_held=%d\n",
+		       ms, b_held);
+	}
+	if (pfd >= 0) {
+		fsync(pfd);
+		close(pfd);
 	}
 	ok = ok && !read_direct(dev, (off_t)a * SECTOR, r, ALIGN) &&
 	     !memcmp(r, wa, ALIGN) &&
@@ -481,11 +530,138 @@ static int check_fsyncmerge(const char *dev, const char *stats,
 		 limit_ms);
 	result(ok && ms <= limit_ms, "fsync_merged_into_held_write_is_prompt",
 	       why);
+	if (b_held >= 0)
+		result(!b_held, "fsync_merged_releases_every_held_write",
+		       "the held write in another AU stayed held");
 	if (fd >= 0)
 		close(fd);
 	free(wa);
 	free(wb);
 	free(wn);
+	free(r);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Six held writeback writes, 32 KiB apart: the list "held" has a line for
+ * each ("START+SECTORS ... tag=T"), as many lines as held_now says, and
+ * each tag is a scheduler tag (not -1) of its own; every line of
+ * "queued" has one too. Then fsync and read back.
+ */
+#define LIST_WRITES	6
+
+static int check_lists(const char *dev, const char *stats)
+{
+	u64 s = SCRATCH + 6 * 8192;
+	unsigned char *w = xalloc(ALIGN), *r = xalloc(ALIGN);
+	int fd = open(dev, O_RDWR), tags[64], ntags = 0, bad_tag = 0;
+	int seen = 0, lines = 0, i, k, ok = fd >= 0;
+	unsigned long long start;
+	char line[160], *t;
+	long held = -1;
+	FILE *f;
+
+	for (k = 0; ok && k < LIST_WRITES; k++) {
+		fill(w, ALIGN, s + 64 * k, 61);
+		ok = !pwrite_all(fd, w, ALIGN, (off_t)(s + 64 * k) * SECTOR);
+	}
+	ok = ok && !sync_file_range(fd, (off_t)s * SECTOR,
+				    (off_t)LIST_WRITES * 64 * SECTOR,
+				    SYNC_FILE_RANGE_WRITE);
+	if (ok) {
+		wait_held(stats, LIST_WRITES);
+		held = stats_held(stats);
+		f = open_list(stats, "held");
+		while (f && fgets(line, sizeof(line), f)) {
+			lines++;
+			if (sscanf(line, "%llu+", &start) == 1 &&
+			    start >= s && start < s + 64 * LIST_WRITES &&
+			    (start - s) % 64 == 0)
+				seen++;
+			t = strstr(line, "tag=");
+			k = t ? atoi(t + 4) : -1;
+			for (i = 0; i < ntags; i++)
+				bad_tag |= tags[i] == k;
+			bad_tag |= k < 0;
+			if (ntags < 64)
+				tags[ntags++] = k;
+		}
+		if (f)
+			fclose(f);
+		f = open_list(stats, "queued");
+		while (f && fgets(line, sizeof(line), f)) {
+			t = strstr(line, "tag=");
+			bad_tag |= !t || atoi(t + 4) < 0;
+		}
+		if (f)
+			fclose(f);
+		printf("MMCC KV list_held_lines=%d list_held_seen=%d held_now=%ld\n",
+		       lines, seen, held);
+	}
+	result(ok && seen == LIST_WRITES && lines == held,
+	       "debugfs_held_list_matches_held_count",
+	       "the list \"held\" does not show what held_now counts");
+	result(ok && lines && !bad_tag, "debugfs_lists_show_scheduler_tags",
+	       "a listed write has no tag, or shares one");
+	ok = ok && !fsync(fd);
+	for (k = 0; ok && k < LIST_WRITES; k++) {
+		fill(w, ALIGN, s + 64 * k, 61);
+		ok = !read_direct(dev, (off_t)(s + 64 * k) * SECTOR, r, ALIGN) &&
+		     !memcmp(r, w, ALIGN);
+	}
+	result(ok, "listed_writes_data_intact", "fsync or read back failed");
+	if (fd >= 0)
+		close(fd);
+	free(w);
+	free(r);
+	return ok ? 0 : -1;
+}
+
+/*
+ * On a device that completes each command after a second and emulates
+ * FUA by a write and a flush (null_blk completion_nsec, fua=0), one
+ * command at a time: X far away keeps it busy; then, 250 ms apart and
+ * all to the same 64 KiB, O (O_DIRECT), F (O_DIRECT|O_DSYNC: REQ_FUA,
+ * which the flush machinery turns into a data step at the head of the
+ * scheduler, then a flush) and N (O_DIRECT). N came last: its data must
+ * be what reads back, not F's (a data step that waits for N as well as
+ * for O lands after N).
+ */
+static int flushrace_write(const char *dev, int flags, u64 sector, u32 seed,
+			   unsigned int delay_ms)
+{
+	unsigned char *w = xalloc(65536);
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid > 0 ? 0 : -1;
+	usleep(delay_ms * 1000);
+	fill(w, 65536, sector, seed);
+	fd = open(dev, O_WRONLY | O_DIRECT | flags);
+	_exit(fd < 0 || pwrite_all(fd, w, 65536, (off_t)sector * SECTOR));
+}
+
+static int check_flushrace(const char *dev)
+{
+	u64 s = 2048;
+	unsigned char *w = xalloc(65536), *r = xalloc(65536);
+	int st, bad = 0, ok;
+
+	ok = !flushrace_write(dev, 0, s + 8 * 8192, 70, 0) &&
+	     !flushrace_write(dev, 0, s, 71, 250) &&
+	     !flushrace_write(dev, O_DSYNC, s, 72, 500) &&
+	     !flushrace_write(dev, 0, s, 73, 750);
+	while (wait(&st) > 0)
+		bad |= !WIFEXITED(st) || WEXITSTATUS(st);
+	ok = ok && !bad && !read_direct(dev, (off_t)s * SECTOR, r, 65536);
+	fill(w, 65536, s, 73);
+	printf("MMCC KV flush_race_last=%s\n", !ok ? "error" :
+	       !memcmp(r, w, 65536) ? "newest" : "older");
+	result(ok && !memcmp(r, w, 65536),
+	       "flush_step_lands_before_newer_write",
+	       "a flush sequence's data step overwrote a newer write");
+	free(w);
 	free(r);
 	return ok ? 0 : -1;
 }
@@ -2106,7 +2282,10 @@ static int print_usage(void)
 	      "       blkcheck verify DEV\n"
 	      "       blkcheck aiooverlap DEV\n"
 	      "       blkcheck readmerge DEV PART STATS\n"
-	      "       blkcheck fsyncmerge|waitheld DEV STATS LIMIT_MS\n"
+	      "       blkcheck fsyncmerge DEV PART STATS LIMIT_MS\n"
+	      "       blkcheck waitheld DEV STATS LIMIT_MS\n"
+	      "       blkcheck lists DEV STATS\n"
+	      "       blkcheck flushrace DEV\n"
 	      "       blkcheck seedwrite FILE KIB SEED\n"
 	      "       blkcheck seedverify FILE KIB SEED NAME\n"
 	      "       blkcheck fsyncprobe DIR STOPFILE\n"
@@ -2157,9 +2336,13 @@ int main(int argc, char **argv)
 		check_aiooverlap(argv[2]);
 	else if (!strcmp(cmd, "readmerge") && argc > 4)
 		check_readmerge(argv[2], argv[3], argv[4]);
-	else if (!strcmp(cmd, "fsyncmerge") && argc > 4)
-		check_fsyncmerge(argv[2], argv[3],
-				 (unsigned int)strtoul(argv[4], NULL, 0));
+	else if (!strcmp(cmd, "fsyncmerge") && argc > 5)
+		check_fsyncmerge(argv[2], argv[3], argv[4],
+				 (unsigned int)strtoul(argv[5], NULL, 0));
+	else if (!strcmp(cmd, "lists") && argc > 3)
+		check_lists(argv[2], argv[3]);
+	else if (!strcmp(cmd, "flushrace"))
+		check_flushrace(argv[2]);
 	else if (!strcmp(cmd, "waitheld") && argc > 4)
 		check_waitheld(argv[2], argv[3],
 			       (unsigned int)strtoul(argv[4], NULL, 0));

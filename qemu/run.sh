@@ -4,12 +4,12 @@
 # sdhci-pci, run one scenario, and keep what the card saw.
 #
 # Usage: qemu/run.sh --scenario NAME --out DIR [--stack stock|ours]
-#                    [--elevator NAME] [--args a=1,b=2] [--mem MiB]
+#                    [--elevator NAME] [--args a=1,b=2] [--mem MiB] [--smp N]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
 #                    [--flavor debug|6.12]     (the debug guest kernel, or the 6.12 one)
 #                    [--card FILE]             (boot on this existing image)
-#                    [--kill-after-marker SECONDS]
+#                    [--kill-after-marker SECONDS [--kill-when-held]]
 #                    [--q35] [--qmp PATH] [--usb]
 #                    [--card-profile NAME[,key=value...]]  (a timed card)
 #
@@ -43,6 +43,12 @@
 #                 was seen and when QEMU was killed.  Exit 4 when that
 #                 happened; if the guest finishes or dies first, the exit
 #                 code is the usual one.
+#   --kill-when-held
+#                 with --kill-after-marker: once those SECONDS are past,
+#                 kill at the first "MMCC HELD now=N" line with N > 0
+#                 (the write scenarios' sample of the coalesce window,
+#                 every 0.5 s) that follows, so that the power is cut
+#                 while the window holds writes.
 #   --q35         machine q35 instead of pc, with sdhci-pci (id sdhci0)
 #                 on a PCIe root port (id rp0), so that it can be removed.
 #   --qmp PATH    a QMP server on the unix socket PATH (server, no wait).
@@ -74,8 +80,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
-scenario='' out='' stack=stock elevator='' args='' mem=256 card_gib=4 limit=900 trace=1 kopt='' flavor=''
-card_file='' kill_after='' q35=0 qmp='' usb=0 card_profile=''
+scenario='' out='' stack=stock elevator='' args='' mem=256 smp=1 card_gib=4 limit=900 trace=1 kopt='' flavor=''
+card_file='' kill_after='' kill_held=0 q35=0 qmp='' usb=0 card_profile=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -84,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--elevator) elevator=$2; shift ;;
 	--args) args=$2; shift ;;
 	--mem) mem=$2; shift ;;
+	--smp) smp=$2; shift ;;
 	--card-gib) card_gib=$2; shift ;;
 	--timeout) limit=$2; shift ;;
 	--no-trace) trace=0 ;;
@@ -92,6 +99,7 @@ while [ $# -gt 0 ]; do
 	--card) card_file=$2; shift ;;
 	--card-profile) card_profile=$2; shift ;;
 	--kill-after-marker) kill_after=$2; shift ;;
+	--kill-when-held) kill_held=1 ;;
 	--q35) q35=1 ;;
 	--qmp) qmp=$2; shift ;;
 	--usb) usb=1 ;;
@@ -112,12 +120,20 @@ ours)
 	fi ;;
 *) echo "run.sh: --stack must be stock or ours (not '$stack')" >&2; exit 2 ;;
 esac
+case $smp in
+1 | 2) ;;
+*) echo "run.sh: --smp must be 1 or 2 (the guest kernel's NR_CPUS)" >&2; exit 2 ;;
+esac
 case $card_gib in
 1 | 2 | 4 | 8 | 16 | 32) ;;
 *) echo "run.sh: --card-gib must be a power of two from 1 to 32 (QEMU refuses other sizes)" >&2; exit 2 ;;
 esac
 if [ -n "$card_file" ] && [ ! -f "$card_file" ]; then
 	echo "run.sh: --card $card_file: no such file (it is never created here)" >&2
+	exit 2
+fi
+if [ "$kill_held" = 1 ] && [ -z "$kill_after" ]; then
+	echo "run.sh: --kill-when-held goes with --kill-after-marker" >&2
 	exit 2
 fi
 if [ -n "$kill_after" ]; then
@@ -288,7 +304,7 @@ fi
 # the card acknowledges is already in the host's page cache, so killing
 # QEMU (not the host) loses nothing the card acknowledged.
 qemu=(qemu-system-x86_64
-	"${machine[@]}" -accel tcg -smp 1 -m "$((mem + ${fio_mem:-0}))"
+	"${machine[@]}" -accel tcg -smp "$smp" -m "$((mem + ${fio_mem:-0}))"
 	-nographic -no-reboot
 	-serial mon:stdio -serial "file:$out/results.log"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
@@ -306,11 +322,15 @@ usec() { # seconds (decimal) -> microseconds, without floating point
 }
 now_us() { local t=$EPOCHREALTIME; echo $(( ${t%.*} * 1000000 + 10#${t#*.} )); }
 
+# held_samples: how many "MMCC HELD now=N" lines with N > 0 the console has
+held_samples() { grep -acE $'^MMCC HELD now=[1-9][0-9]* ' "$out/console.log" || true; }
+
 # kill_watch PID: the QEMU in the background; SIGKILL it $kill_after s
-# after the console shows "MMCC MARKER 1", or at the time limit.
+# after the console shows "MMCC MARKER 1" (with --kill-when-held, at the
+# first sample of held writes after that), or at the time limit.
 # Sets watch_result to killed, timeout or exited.
 kill_watch() {
-	local pid=$1 t0 now marker_at='' deadline='' limit_at
+	local pid=$1 t0 now marker_at='' deadline='' limit_at held_seen=''
 	t0=$(now_us)
 	limit_at=$(( t0 + limit * 1000000 ))
 	watch_result=exited
@@ -320,6 +340,19 @@ kill_watch() {
 		   grep -aqE $'^MMCC MARKER 1\r?$' "$out/console.log"; then
 			marker_at=$now
 			deadline=$(( now + $(usec "$kill_after") ))
+		fi
+		if [ -n "$marker_at" ] && [ "$now" -ge "$deadline" ] &&
+		   [ "$kill_held" = 1 ]; then
+			# the samples seen at the deadline, then wait for one more
+			[ -n "$held_seen" ] || held_seen=$(held_samples)
+			if [ "$(held_samples)" -le "$held_seen" ]; then
+				[ "$now" -lt "$limit_at" ] || {
+					kill -KILL "$pid" 2>/dev/null && watch_result=timeout
+					return
+				}
+				sleep 0.02
+				continue
+			fi
 		fi
 		if [ -n "$marker_at" ] && [ "$now" -ge "$deadline" ]; then
 			kill -KILL "$pid" 2>/dev/null && watch_result=killed

@@ -13,6 +13,10 @@
 #
 #   kernel_reports NAME CONSOLE   ok NAME, or ko NAME with the first report
 #   kernel_report_first CONSOLE   that first report line, or nothing
+#   detectors_check NAME CONSOLE  after the lkdtm scenario, which makes
+#                                 each detector report once: for each, ok
+#                                 NAME/DETECTOR if CONSOLE shows its report
+#                                 and the pattern below catches it
 #
 # Only kernel lines count (printk's "[    1.234567] " prefix): the
 # guest's own output (blkcheck's stack samples, scenario names) never
@@ -41,4 +45,25 @@ kernel_reports() {
 	else
 		ok "$name"
 	fi
+}
+
+detectors_check() {
+	local name=$1 console=$2 d form line
+	for d in warning hung_task soft_lockup rcu_stall; do
+		case $d in
+		warning) form='WARNING: CPU: [0-9]+ PID: [0-9]+ at .*lkdtm' ;;
+		hung_task) form='INFO: task .* blocked for more than [0-9]+ seconds' ;;
+		soft_lockup) form='BUG: soft lockup - CPU#[0-9]+ stuck for' ;;
+		rcu_stall) form='INFO: rcu_[a-z]+ (self-)?detected stalls?' ;;
+		esac
+		line=$(grep -a -E '^\[ *[0-9]+\.[0-9]+\] ' "$console" 2>/dev/null |
+			grep -a -E -m1 "$form")
+		if [ -z "$line" ]; then
+			ko "$name/$d" "no report on the console ($form)"
+		elif ! printf '%s\n' "$line" | grep -a -qE "$KERNEL_REPORTS"; then
+			ko "$name/$d" "the console check misses: $line"
+		else
+			ok "$name/$d"
+		fi
+	done
 }

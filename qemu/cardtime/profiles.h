@@ -18,17 +18,22 @@
  * blocks ran 8.79 M/s with 2 AUs open, and with 3 AUs fell to 7.75, 5.03,
  * 3.24, 1.76 and 0.912 M/s at 4 MiB down to 256 KiB blocks, so 2 open
  * AUs, written in linear order (the README's runs are not --random).
- * Taking flashbench's M as 2^20 bytes: 9.2 MB/s sequential; the internal
- * copy, 16 MB/s, is fitted to the three-AU rows (each block then closes
- * an AU and reopens one, and the model copies the AU's unwritten part
- * each time), which the model then gives within 1 % at 256 KiB to 1 MiB
- * and 11-13 % fast at 2 and 4 MiB (qemu/cardtime/test.sh checks it).
- * The README has no read speed, no per-command cost and no FAT area:
- * cheap12's 20 MB/s and 500 us stand in, and no profile models a FAT
- * area, for want of a source that gives one's figures.  Where the model
- * falls short of this card: with two AUs open in turn and small blocks
- * the card ran 6.27-7.41 M/s at 256 KiB-2 MiB, the model 8.6-8.8 (the
- * card charges for moving between its open AUs more than a command).
+ * flashbench's M is 10^6 bytes (it divides by 1000), as is this file's
+ * MB: 8.8 MB/s sequential, from the two-AU 4 MiB row with the 500 us
+ * command cost; the internal copy, 15.4 MB/s, is fitted to the three-AU
+ * rows at 1 MiB, 512 KiB and 256 KiB (each block there closes an AU and
+ * opens one, and the model copies the closed AU's unwritten part each
+ * time), which the model then gives within 1 %, and the two-AU 4 MiB row
+ * too (qemu/cardtime/test.sh checks the four).  The README has no read
+ * speed, no per-command cost and no FAT area: cheap12's 20 MB/s and
+ * 500 us stand in, and no profile models a FAT area, for want of a
+ * source that gives one's figures.  Rows the model cannot meet, as it
+ * charges nothing for moving between open AUs but a command: the
+ * three-AU rows at 4 and 2 MiB, where the card ran 7.75 and 5.03 M/s and
+ * the model gives 8.80 and 5.59 (no copy at 4 MiB, a quarter AU at 2),
+ * and the two-AU rows at 2 MiB to 256 KiB, where the card ran 6.27-7.41
+ * M/s and the model 8.65-8.77: at the same blocks, the card's cost of a
+ * switch between its two open AUs grows with the number of switches.
  *
  * The other profiles are ILLUSTRATIVE, not measurements of any one card:
  * their figures are rounded from the SD specification's speed classes
@@ -64,7 +69,7 @@ static const struct card_profile card_profiles[] = {
 	  4 * CARDTIME_MIB, 2, true, 12, 20, 12, 500 },
 	/* measured: the card of flashbench's README, see above */
 	{ "flashbench-readme", "the card in flashbench's README: 2 open AUs, linear-only",
-	  4 * CARDTIME_MIB, 2, true, 9.2, 20, 16, 500 },
+	  4 * CARDTIME_MIB, 2, true, 8.8, 20, 15.4, 500 },
 	/* illustrative: class 4 minimum rounded up, one open AU */
 	{ "class4", "illustrative: slow class 4 card, 1 open AU, linear-only",
 	  4 * CARDTIME_MIB, 1, true, 5, 15, 5, 1000 },

@@ -200,9 +200,10 @@ run default default
 # The profile made from a real card (profiles.h, "flashbench-readme"): the
 # filter charges it as the analyzer does (the run above's checks), and the
 # analyzer, given the fields the filter reports for it, gives the rows of
-# flashbench's README the profile was fitted to: --open-au with 2 AUs and
-# 4 MiB blocks, and with 3 AUs and 1 MiB, 512 KiB and 256 KiB blocks
-# (MiB/s; the rows the model misses are named in profiles.h).
+# flashbench's README the profile was fitted to within 2 %: --open-au with
+# 2 AUs and 4 MiB blocks, and with 3 AUs and 1 MiB, 512 KiB and 256 KiB
+# blocks (flashbench's M/s, 10^6 bytes a second; the rows the model cannot
+# meet, and why, are named in profiles.h).
 # ---------------------------------------------------------------------
 run flashbench-readme linear profile=flashbench-readme
 src_stats=$tmp/flashbench-readme.stats
@@ -230,9 +231,9 @@ if [ -s "$src_stats" ]; then
 			--cmd-us "$(kv cmd_us "$src_stats")" \
 			--kv "$tmp/openau.dump" | sed -n 's/^est_linear_s=//p')
 		got=$(awk -v n="$nr" -v a="$au_kib" -v e="${est:-0}" \
-			'BEGIN { if (e > 0) printf "%.3f", n * a / 1024 / e; else print 0 }')
-		diag "flashbench-readme: $nr AUs, $blk KiB blocks: $got MiB/s, the README $want"
-		within "$got" "$want" 10 || why+="$nr AUs, $blk KiB: $got MiB/s against the README's $want; "
+			'BEGIN { if (e > 0) printf "%.3f", n * a * 1024 / 1e6 / e; else print 0 }')
+		diag "flashbench-readme: $nr AUs, $blk KiB blocks: $got MB/s, the README $want M/s"
+		within "$got" "$want" 2 || why+="$nr AUs, $blk KiB: $got MB/s against the README's $want M/s; "
 	done
 	if [ -z "$why" ]; then
 		pass_ flashbench-readme-source

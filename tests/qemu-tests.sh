@@ -133,15 +133,21 @@ else
 fi
 trace_has_writes "$LAST_OUT" seed/$OURS
 
-# The seed on FAT32, the file system SD cards ship with: ours at par with
-# stock at the card (bound 1.05x, tests/lib/card-claim.sh), and the
-# numbered pattern read back after sync and after a remount.
-scenario fat32 stock 900 --elevator mq-deadline
-fat32_stock=$LAST_OUT
-card_score fat32/stock/card_scored "$fat32_stock"
+# The seed on FAT32, the file system SD cards ship with, and the numbered
+# pattern read back after sync and after a remount. FAT locks buffers of
+# its table (fat_mirror_bhs()) that a held write holds locked; the waiter
+# probe must free them, or the writer sleeps until an idle release (1 s
+# and more) and the card with it: the longest pause between two write
+# commands while the stream runs stays under 0.5 s.
 scenario fat32 $OURS 900
 card_score fat32/$OURS/card_scored "$LAST_OUT"
-card_claim fat32/$OURS/au_switches_at_par_with_stock "$fat32_stock/card.kv" "$LAST_OUT/card.kv" 1.05
+gap=$(card_kv_of max_write_gap_ms "$LAST_OUT/card.kv" 2>/dev/null)
+if awk -v g="${gap:-}" 'BEGIN { exit !(g != "" && g < 500) }'; then
+	diag "fat32: longest pause between write commands ${gap} ms"
+	ok "fat32/$OURS/no_stall_at_the_card"
+else
+	ko "fat32/$OURS/no_stall_at_the_card" "longest pause between write commands ${gap:-?} ms (bound 500)"
+fi
 
 # The seed on f2fs with ours: f2fs sends its metadata with flags of its
 # own (REQ_META, and checkpoints with a preflush and FUA); the

@@ -501,11 +501,11 @@ static void model_req_merge(struct model *m)
 	if (!s)
 		return;
 	if (rnd_below(m, 2)) {
-		other = rwin_find_start(&m->win, s->w.start + s->w.sectors);
+		other = rwin_find(&m->win, s->w.start + s->w.sectors, false);
 		into = &s->w;
 		gone = other;
 	} else {
-		other = rwin_find_end(&m->win, s->w.start);
+		other = rwin_find(&m->win, s->w.start, true);
 		into = other;
 		gone = &s->w;
 	}

@@ -1069,16 +1069,16 @@ static void test_grow_stays_held(void)
 	start();
 	a = add_wr(100, 8, 0, 0);
 	CHECK(a->state == RWIN_ST_HELD);
-	CHECK(rwin_find_end(&win, 108) == a);
-	CHECK(rwin_find_start(&win, 100) == a);
+	CHECK(rwin_find(&win, 108, true) == a);
+	CHECK(rwin_find(&win, 100, false) == a);
 	CHECK(rwin_may_grow(&win, a, 100, 16));
 	rwin_grow(&win, a, 100, 16, 0, 1);
 	CHECK(a->state == RWIN_ST_HELD);
 	CHECK(win.held_bytes == 16 * 512);
 	/* a front merge moves its start: the tree must follow */
 	rwin_grow(&win, a, 92, 24, 0, 2);
-	CHECK(rwin_find_start(&win, 92) == a);
-	CHECK(rwin_find_start(&win, 100) == NULL);
+	CHECK(rwin_find(&win, 92, false) == a);
+	CHECK(rwin_find(&win, 100, false) == NULL);
 	rwin_drain(&win, 3);
 	CHECK(strcmp(pop(3), "92+24") == 0);
 }
@@ -1159,7 +1159,7 @@ static void test_may_grow_refuses(void)
 	add_wr(100, 8, 0, 2);		/* a rewrite of a: chained */
 	CHECK(!rwin_mergeable(a));
 	CHECK(!rwin_may_grow(&win, a, 100, 16));
-	CHECK(rwin_find_end(&win, 108) == NULL);
+	CHECK(rwin_find(&win, 108, true) == NULL);
 	CHECK(!rwin_may_grow(&win, a, 100, 0));
 }
 

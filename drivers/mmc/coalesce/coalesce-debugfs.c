@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Statistics of the coalesce scheduler, one "name value" pair a line so
- * that scripts can read them with awk:
- *
- *   /sys/kernel/debug/block/DISK/sched/stats
- *
- * The window's counters and the mechanism's are copied under the lock,
- * so one read is one consistent snapshot.
+ * that scripts can read them with awk (/sys/kernel/debug/block/DISK/sched/
+ * stats), and the writes it has (held, queued).
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -32,85 +28,50 @@ static const char * const coalesce_reason_names[RWIN_REL_NR] = {
 	[RWIN_REL_WAITER] = "waiter",
 };
 
-struct coalesce_snapshot {
-	struct rwin_stats st;
-	struct rwin_params p;
-	u32 tun[COALESCE_T_NR];
-	u32 held, held_cap, async_depth, au_sectors_queue;
-	u64 held_bytes;
-	u64 dispatched_writes, dispatched_reads, write_reqs_done;
-	u64 requeued, flush_steps, freeze_drains, pm_drains;
-};
-
+/*
+ * Printed under the lock, as mq-deadline prints its lists: one read is one
+ * consistent snapshot, and seq_file retries with a larger buffer.
+ */
 static int coalesce_stats_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
 	struct coalesce_data *cd = q->elevator->elevator_data;
-	struct coalesce_snapshot *s;
+	const struct rwin_stats *st = &cd->win.stats;
 	int i;
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
 	spin_lock_irq(&cd->lock);
-	s->st = cd->win.stats;
-	s->p = cd->win.p;
-	memcpy(s->tun, cd->tun, sizeof(s->tun));
-	s->held = cd->win.held_count;
-	s->held_bytes = cd->win.held_bytes;
-	s->held_cap = cd->held_cap;
-	s->async_depth = cd->async_depth;
-	s->au_sectors_queue = cd->au_sectors_queue;
-	s->dispatched_writes = cd->dispatched_writes;
-	s->dispatched_reads = cd->dispatched_reads;
-	/* with the completions not yet folded in (coalesce_begin()) */
-	s->write_reqs_done = cd->win.stats.completed +
-			     atomic_read(&cd->win.done);
-	s->requeued = cd->requeued;
-	s->flush_steps = cd->flush_steps;
-	s->freeze_drains = cd->freeze_drains;
-	s->pm_drains = cd->pm_drains;
-	spin_unlock_irq(&cd->lock);
-
 	for (i = 0; i < COALESCE_T_NR; i++)
 		seq_printf(m, "param_%s %u\n", coalesce_tunables[i].name,
-			   s->tun[i]);
-	seq_printf(m, "au_sectors %u\n", s->p.au_sectors);
-	seq_printf(m, "au_sectors_queue %u\n", s->au_sectors_queue);
-	seq_printf(m, "held_cap %u\n", s->held_cap);
-	seq_printf(m, "async_depth %u\n", s->async_depth);
-	seq_printf(m, "held_now %u\n", s->held);
-	seq_printf(m, "held_bytes_now %llu\n", s->held_bytes);
-	seq_printf(m, "writes_in %llu\n", s->st.writes);
-	seq_printf(m, "passed %llu\n", s->st.passed);
-	seq_printf(m, "held %llu\n", s->st.holds);
-	seq_printf(m, "held_backward %llu\n", s->st.holds_backward);
-	seq_printf(m, "meta %llu\n", s->st.meta);
-	seq_printf(m, "chained %llu\n", s->st.chained);
-	seq_printf(m, "held_long %llu\n", s->st.holds_long);
-	seq_printf(m, "grace_passed %llu\n", s->st.grace_passed);
+			   cd->tun[i]);
+	seq_printf(m, "au_sectors %u\nau_sectors_queue %u\nheld_cap %u\n"
+		   "async_depth %u\nheld_now %u\nheld_bytes_now %llu\n",
+		   cd->win.p.au_sectors, cd->au_sectors_queue, cd->held_cap,
+		   cd->async_depth, cd->win.held_count, cd->win.held_bytes);
+	seq_printf(m, "writes_in %llu\npassed %llu\nheld %llu\n"
+		   "held_backward %llu\nmeta %llu\nchained %llu\n"
+		   "held_long %llu\ngrace_passed %llu\n", st->writes,
+		   st->passed, st->holds, st->holds_backward, st->meta,
+		   st->chained, st->holds_long, st->grace_passed);
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "released_%s %llu\n", coalesce_reason_names[i],
-			   s->st.released[i]);
+			   st->released[i]);
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "release_events_%s %llu\n",
-			   coalesce_reason_names[i], s->st.release_events[i]);
-	seq_printf(m, "grown %llu\n", s->st.grown);
-	seq_printf(m, "grow_released %llu\n", s->st.grow_released);
-	seq_printf(m, "window_commands %llu\n", s->st.commands);
-	seq_printf(m, "reads_in %llu\n", s->st.reads);
-	seq_printf(m, "flushes %llu\n", s->st.flushes);
-	seq_printf(m, "max_hold_us %llu\n", div_u64(s->st.max_hold_ns, 1000));
-	seq_printf(m, "max_held %u\n", s->st.max_held);
-	seq_printf(m, "max_held_bytes %llu\n", s->st.max_held_bytes);
-	seq_printf(m, "dispatched_writes %llu\n", s->dispatched_writes);
-	seq_printf(m, "dispatched_reads %llu\n", s->dispatched_reads);
-	seq_printf(m, "write_reqs_done %llu\n", s->write_reqs_done);
-	seq_printf(m, "requeued %llu\n", s->requeued);
-	seq_printf(m, "flush_steps %llu\n", s->flush_steps);
-	seq_printf(m, "freeze_drains %llu\n", s->freeze_drains);
-	seq_printf(m, "pm_drains %llu\n", s->pm_drains);
-	kfree(s);
+			   coalesce_reason_names[i], st->release_events[i]);
+	seq_printf(m, "grown %llu\ngrow_released %llu\nwindow_commands %llu\n"
+		   "reads_in %llu\nflushes %llu\nmax_hold_us %llu\n"
+		   "max_held %u\nmax_held_bytes %llu\n", st->grown,
+		   st->grow_released, st->commands, st->reads, st->flushes,
+		   div_u64(st->max_hold_ns, 1000), st->max_held,
+		   st->max_held_bytes);
+	/* completions not yet folded in (coalesce_begin()) count too */
+	seq_printf(m, "dispatched_writes %llu\ndispatched_reads %llu\n"
+		   "write_reqs_done %llu\nrequeued %llu\nflush_steps %llu\n"
+		   "freeze_drains %llu\npm_drains %llu\n",
+		   cd->dispatched_writes, cd->dispatched_reads,
+		   st->completed + atomic_read(&cd->win.done), cd->requeued,
+		   cd->flush_steps, cd->freeze_drains, cd->pm_drains);
+	spin_unlock_irq(&cd->lock);
 	return 0;
 }
 
@@ -121,9 +82,8 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
  *           by arrival, the writes under hold_ms first;
  *   queued: "START+SECTORS au=N batch=B tag=T" in the order they will go.
  *
- * A write stuck in the window is found here, and its tag in the queue's
- * own debugfs files. Printed under the lock: the lists are bounded by the
- * scheduler tags.
+ * A write stuck in the window is found here, and by its scheduler tag
+ * (rq->internal_tag; rq->tag is -1 until dispatch) in sched_tags.
  */
 static int coalesce_write_tag(const struct rwin_write *wr)
 {

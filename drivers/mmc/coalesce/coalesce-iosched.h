@@ -78,9 +78,6 @@ void coalesce_apply_tunables(struct coalesce_data *cd);
 void coalesce_params_to_engine(struct coalesce_data *cd,
 			       struct rwin_params *p);
 
-/* coalesce-sched.c */
-void coalesce_drain(struct coalesce_data *cd, bool pm);
-
 /* coalesce-waiters.c: the window's waiter probe */
 bool coalesce_write_waited(const struct rwin_write *wr);
 

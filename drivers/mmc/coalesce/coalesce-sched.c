@@ -4,41 +4,20 @@
  * allocation units (AUs) open and wants the writes inside an AU in
  * ascending order -- cheap SD cards, USB sticks.
  *
- * The policy lives in reorder_window.c: small writes, and writes that go
- * backward in their AU, are held for a bounded time, then sent grouped by
- * AU next to the data written to the same AU. This file is the mechanism
- * around it:
+ * The policy is reorder_window.c's; this is the mechanism around it. Every
+ * request, and every bio that may merge into one, is shown to the window
+ * as it arrives. dispatch_request hands out requeues and flush steps, then
+ * reads (unless one overlaps an older write), then the window's commands
+ * in the order it chose. has_work is false while only held writes remain;
+ * a soft hrtimer re-runs the queue at the window's next deadline. A queue
+ * freeze and system suspend release every held write. Writes merge only
+ * as bios: elv_attempt_insert_merge() asks no elevator, so it could merge
+ * a write into an older one past a third that overlaps both.
  *
- *  - Every request and every bio that may merge into one is shown to the
- *    window as it arrives, whatever path it takes: insert_requests feeds
- *    writes to the window and shows it reads and flush steps; bio_merge
- *    shows it the bio before the merge is tried. Writes merge only as
- *    bios (the window is asked through allow_merge, next_request and
- *    former_request, and told after); there are no insert merges of
- *    writes, because elv_attempt_insert_merge() asks no elevator.
- *  - dispatch_request hands out requeues and flush steps first, then reads
- *    (unless one overlaps a write that has to go before it), then the
- *    requests of the window's next command, one by one, in the order the
- *    window chose.
- *  - has_work is false while only held writes remain, so blk-mq does not
- *    poll us; an hrtimer re-runs the hardware queues at the window's next
- *    deadline (a hold time, the idle time, or the next ask of the waiter
- *    probe, coalesce-waiters.c).
- *  - A completion takes no lock unless it leaves the device with no write
- *    of ours while writes are held (the idle clock starts then).
- *  - A queue freeze (scheduler switch, removal, nr_requests change) and
- *    system suspend release every held write at once.
- *
- * A flush owes nothing to a write that has not completed:
- * Documentation/reorder-window.md has the block layer's contract this
- * relies on. Up to 6.4 flush and FUA requests never reach an elevator
- * (blk-flush.c inserts them past it, and prepares no elevator data for
- * them): the scheduler cannot see them there (Documentation/
- * admin-guide.md, "What is never held"). From 6.5 a write
- * whose flush flags the device makes moot comes in as a plain sync write
- * (never held), and the data step of a flush sequence comes in at the
- * head: the window releases what it overlaps, and it waits for the
- * queued writes it overlaps.
+ * A flush owes nothing to a write that has not completed
+ * (Documentation/reorder-window.md). Up to 6.4 flush and FUA requests never
+ * reach an elevator; from 6.5 the data step of a flush sequence comes in
+ * at the head, and waits for the older queued writes it overlaps.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -71,21 +50,13 @@
 #define COALESCE_IN_FLIGHT	((void *)1UL)
 #define COALESCE_WAITS		((void *)2UL)
 
-/*
- * Reads go first, but with writes waiting at most this many reads go in a
- * row: released writes may not starve behind a reader.
- */
+/* Reads go first, but at most this many in a row while writes wait. */
 #define COALESCE_READS_PER_WRITE	8
 
 static struct kmem_cache *coalesce_write_cache;
 
 /* Set between the PM "prepare" and "post" events: hold nothing then. */
 static bool coalesce_pm_no_hold;
-
-static u64 coalesce_now(void)
-{
-	return ktime_get_ns();
-}
 
 static struct rwin_write *rq_to_write(struct request *rq)
 {
@@ -123,21 +94,17 @@ static bool coalesce_freezing(struct coalesce_data *cd)
  */
 static u64 coalesce_begin(struct coalesce_data *cd)
 {
-	cd->last_now = max(coalesce_now(), cd->last_now + 1);
+	cd->last_now = max(ktime_get_ns(), cd->last_now + 1);
 	rwin_fold(&cd->win, cd->last_now);
 	return cd->last_now;
 }
 
-/*
- * After every call into the window: say whether there is work, and arm
- * the timer for the window's next deadline. The timer is only moved
- * earlier here; a callback that comes early re-arms it.
- */
+/* Last under the lock: is there work, and when must the timer fire? */
 static void coalesce_update(struct coalesce_data *cd)
 {
 	u64 next;
 
-	next = rwin_arm(&cd->win, coalesce_now());
+	next = rwin_arm(&cd->win, ktime_get_ns());
 	WRITE_ONCE(cd->ready, !list_empty(&cd->front) ||
 		   !list_empty(&cd->reads) ||
 		   !list_empty(&cd->cmd.writes) ||
@@ -169,14 +136,13 @@ static enum hrtimer_restart coalesce_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* Release every held write and run the queue (PM, tunable changes). */
-void coalesce_drain(struct coalesce_data *cd, bool pm)
+/* Suspend: release every held write and run the queue. */
+static void coalesce_pm_drain(struct coalesce_data *cd)
 {
 	spin_lock_irq(&cd->lock);
 	if (rwin_held_count(&cd->win)) {
 		rwin_drain(&cd->win, coalesce_begin(cd));
-		if (pm)
-			cd->pm_drains++;
+		cd->pm_drains++;
 	}
 	coalesce_update(cd);
 	spin_unlock_irq(&cd->lock);
@@ -190,11 +156,7 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 {
 	struct request_queue *q = cd->q;
 
-	/*
-	 * A held write under the read goes to the card before it, merged
-	 * into another read or not (that one was shown to the window when
-	 * it came).
-	 */
+	/* Shown to the window even if it merges into another read. */
 	rwin_read(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq), now);
 	if (blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
@@ -206,14 +168,6 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 	list_add_tail(&rq->queuelist, &cd->reads);
 }
 
-/*
- * Every write request goes to the window whole: no insert merge. The
- * elevator's insert merge (elv_attempt_insert_merge()) asks no
- * elevator, so it could merge a write into an older one past a third
- * write that overlaps both. Contiguous writes still merge as bios
- * (coalesce_bio_merge()), and the window sends contiguous held writes in
- * consecutive requests.
- */
 static void coalesce_insert_write(struct coalesce_data *cd,
 				  struct request *rq, u64 now)
 {
@@ -248,12 +202,9 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 }
 
 /*
- * At the head: a requeue (it went out once, before anything we have), or,
- * from 6.5 on, the data step of a flush sequence. The window sees the
- * flush step like a flush write, and the step waits for the queued writes
- * under it that came before it (coalesce_must_wait()); its arrival time
- * is kept in fifo_time, which no block layer code reads while the request
- * is in an elevator.
+ * At the head: a requeue, or (6.5+) the data step of a flush sequence. The
+ * step waits for the older queued writes under it (coalesce_must_wait());
+ * its arrival is kept in fifo_time, unused while it is in an elevator.
  */
 static void coalesce_insert_head(struct coalesce_data *cd, struct request *rq,
 				 u64 now)
@@ -440,12 +391,7 @@ static void coalesce_prepare_request(struct request *rq)
 	rq->elv.priv[1] = NULL;
 }
 
-/*
- * Counted without the lock; the window hears of it at its next entry
- * (coalesce_begin()). Only the completion that leaves the device without
- * a write of ours while writes are held takes the lock: the window's idle
- * clock starts there (rwin_complete_nolock() has the handshake).
- */
+/* Lock-free unless the device goes idle with writes held. */
 static void coalesce_finish_request(struct request *rq)
 {
 	struct coalesce_data *cd = rq->q->elevator->elevator_data;
@@ -467,10 +413,9 @@ static void coalesce_finish_request(struct request *rq)
 /* ---- merges ------------------------------------------------------------- */
 
 /*
- * Writes are not kept in the elevator hash when they are inserted (only a
- * merge puts them there), so the window finds their merge partners:
- * a write starting where the bio ends (front merge) or ending where it
- * starts (back merge). elv_bio_merge_ok() asks coalesce_allow_merge().
+ * The window finds a write's merge partners: the request hash and
+ * elv_rb_*() would offer held writes the window may not let grow (a
+ * chained rewrite), and the window's trees know both ends already.
  */
 static int coalesce_request_merge(struct request_queue *q,
 				  struct request **req, struct bio *bio)
@@ -480,12 +425,12 @@ static int coalesce_request_merge(struct request_queue *q,
 
 	if (bio_op(bio) != REQ_OP_WRITE)
 		return ELEVATOR_NO_MERGE;
-	wr = rwin_find_start(&cd->win, bio_end_sector(bio));
+	wr = rwin_find(&cd->win, bio_end_sector(bio), false);
 	if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
 		*req = wr->cookie;
 		return ELEVATOR_FRONT_MERGE;
 	}
-	wr = rwin_find_end(&cd->win, bio->bi_iter.bi_sector);
+	wr = rwin_find(&cd->win, bio->bi_iter.bi_sector, true);
 	if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
 		*req = wr->cookie;
 		return ELEVATOR_BACK_MERGE;
@@ -514,13 +459,7 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 	return rwin_may_grow(&cd->win, wr, start, end - start);
 }
 
-/*
- * The one place a bio can join a request we hold without becoming a
- * request: the window sees it first, as it sees a request. A read
- * releases the held writes under it; a sync, FUA or flush write applies
- * its rules (every held write goes, the sync grace opens). Then the merge,
- * which the window allows or refuses in coalesce_allow_merge().
- */
+/* A bio that may join a request: the window sees it first, as a request. */
 static bool coalesce_bio_merge(struct request_queue *q, struct bio *bio,
 			       unsigned int nr_segs)
 {
@@ -556,7 +495,7 @@ static void coalesce_request_merged(struct request_queue *q,
 	if (!wr)
 		return;
 	rwin_grow(&cd->win, wr, blk_rq_pos(rq), blk_rq_sectors(rq),
-		  cd->merge_flags, coalesce_now());
+		  cd->merge_flags, ktime_get_ns());
 }
 
 /* After a bio merge, the block layer asks for a request to merge on. */
@@ -569,7 +508,7 @@ static struct request *coalesce_next_request(struct request_queue *q,
 
 	if (!wr)
 		return NULL;
-	next = rwin_find_start(&cd->win, end);
+	next = rwin_find(&cd->win, end, false);
 	if (!next || next == wr ||
 	    !rwin_may_merge(&cd->win, wr, next, blk_rq_pos(rq),
 			    end + next->sectors - blk_rq_pos(rq)))
@@ -586,7 +525,7 @@ static struct request *coalesce_former_request(struct request_queue *q,
 
 	if (!wr)
 		return NULL;
-	prev = rwin_find_end(&cd->win, blk_rq_pos(rq));
+	prev = rwin_find(&cd->win, blk_rq_pos(rq), true);
 	if (!prev || prev == wr ||
 	    !rwin_may_merge(&cd->win, prev, wr, prev->start,
 			    end - prev->start))
@@ -600,7 +539,7 @@ static void coalesce_requests_merged(struct request_queue *q,
 {
 	struct coalesce_data *cd = q->elevator->elevator_data;
 	struct rwin_write *into = rq_to_write(rq), *gone = rq_to_write(next);
-	u64 now = coalesce_now();
+	u64 now = ktime_get_ns();
 
 	if (!list_empty(&next->queuelist))
 		list_del_init(&next->queuelist);	/* a read */
@@ -630,18 +569,11 @@ static unsigned int coalesce_sched_depth(struct blk_mq_hw_ctx *hctx)
 }
 
 /*
- * How this kernel counts an elevator's shallow_depth: per sbitmap word
- * (6.1), or over the whole map ("lib/sbitmap: convert shallow_depth from
- * one word to the whole sbitmap", 6.17, taken into 6.12.y at 6.12.43).
- * Stable trees took that change at different points, so sbitmap itself
- * is asked, once, at module load (coalesce_probe_shallow()), rather than
- * the version. It is asked through sbitmap_queue_get_shallow(), the call
- * blk-mq itself makes: upstream made sbitmap_get_shallow() internal in
- * 6.17 ("lib/sbitmap: make sbitmap_get_shallow() internal"). Passing
- * the per-word figure to a whole-map sbitmap gives background writes a
- * quarter of their tags (four words of 32 with 128 tags): three held
- * writes then take all of them, and the data write that would release
- * them sleeps on a tag until an idle release.
+ * An elevator's shallow_depth counts per sbitmap word (6.1) or over the
+ * whole map (6.17, and stable trees from different points, 6.12.43 among
+ * them): sbitmap itself is asked once, at load, through the call blk-mq
+ * makes. Per word on a whole-map sbitmap would leave async writes a
+ * quarter of their tags, and three held writes could then take them all.
  */
 static bool coalesce_shallow_per_word = true;
 
@@ -676,15 +608,11 @@ static unsigned int coalesce_shallow_depth(struct blk_mq_hw_ctx *hctx,
 }
 
 /*
- * The submitter's own plug holds requests that have their tags but have
- * not reached the window yet. The small ones will most likely be held;
- * counted as queued, they could leave no tag for the next request of the
- * same plug, whose submitter then sleeps on a tag while the plug's writes,
- * flushed by that very sleep, sit held, and nothing is dispatched that
- * would free a tag: no arrival, no completion, no page or buffer a waiter
- * sleeps on, until the idle rule (meta_idle_ms) lets them go. Seen on
- * ext2: the flusher writing indirect blocks, then their file's data, a
- * second later and just after the indirect blocks left ahead of it.
+ * Small writes in the submitter's plug have tags but have not reached the
+ * window; they will most likely be held. Counted as queued, they could
+ * leave no tag for the rest of the plug, whose submitter would then sleep
+ * while they sit held (seen on ext2's flusher: indirect blocks, then the
+ * file's data).
  */
 static unsigned int coalesce_plugged_small(struct request_queue *q,
 					   u32 small_sectors)
@@ -703,19 +631,12 @@ static unsigned int coalesce_plugged_small(struct request_queue *q,
 }
 
 /*
- * Held writes keep their tags. Async writes may use three quarters of
- * the scheduler tags, so reads and sync writes always find one; the
- * window holds at most three quarters of those, so the data write that
- * would release held ones can always get in.
- *
- * Beside the held ones (and the small writes in the submitter's plug,
- * which will most likely be held), at most queue_writes background
- * writes may be queued or on the card. Whoever waits for one of them (an
- * fsync() on the lock of an inode-table block that background writeback
- * sent) waits for everything queued in front of it: on a slow card, 96
- * tags of 512 KiB are tens of seconds. The writer sleeps on a tag
- * instead, as wbt would make it sleep (wbt is off here: held writes
- * would count against it).
+ * Held writes keep their tags. Async writes may use three quarters of the
+ * tags, and the window holds at most three quarters of those. Beside the
+ * held ones at most queue_writes background writes may be queued or on
+ * the card: whoever waits for one waits for all in front of it (96 tags
+ * of 512 KiB are tens of seconds on a slow card). wbt would do this, but
+ * it counts held writes: it is off.
  */
 static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
@@ -732,11 +653,7 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	data->shallow_depth = coalesce_shallow_depth(data->hctx, depth);
 }
 
-/*
- * The reserve of struct rwin_write follows the scheduler tags: one for
- * every request that can exist. The queue is frozen here (nr_requests
- * change, init), so resizing may sleep.
- */
+/* One struct rwin_write per tag; the queue is frozen here, we may sleep. */
 static void coalesce_resize_reserve(struct coalesce_data *cd,
 				    struct blk_mq_hw_ctx *hctx)
 {
@@ -771,12 +688,7 @@ static u32 coalesce_queue_au_sectors(struct request_queue *q)
 {
 	u32 gran = q->limits.discard_granularity;
 
-	/*
-	 * mmc_block sets it to the card's AU (pref_erase, which the SD
-	 * core takes from the card's AU_SIZE: 12 and 24 MiB among them);
-	 * one sector means "unknown". Any whole number of 4 KiB pages from
-	 * 16 KiB on is an AU the window can work with.
-	 */
+	/* mmc_block: the card's AU (12 and 24 MiB too); 512: unknown */
 	if (gran >= 16 * 1024 && IS_ALIGNED(gran, SZ_4K))
 		return gran >> SECTOR_SHIFT;
 	return 0;
@@ -790,9 +702,9 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	int ret = -ENOMEM;
 
 	/*
-	 * A held write would block its whole zone, and a zone wants its
-	 * writes in order. 6.1 refuses us by ELEVATOR_F_ZBD_SEQ_WRITE
-	 * before we get here; from 6.10 nothing else does.
+	 * A zone wants its writes in order. 6.1 refuses us before this (we
+	 * lack ELEVATOR_F_ZBD_SEQ_WRITE); from 6.10 only this does, after
+	 * elevator_switch() has exited the old elevator: the disk ends on none.
 	 */
 	if (blk_queue_is_zoned(q)) {
 		pr_warn(COALESCE_NAME ": %s is a zoned device; writes to a zone must not be held or reordered: use mq-deadline or none\n",
@@ -806,7 +718,6 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	cd = kzalloc_node(sizeof(*cd), GFP_KERNEL, q->node);
 	if (!cd)
 		goto put_eq;
-	/* A reserve for every request: coalesce_insert_write() never fails. */
 	cd->pool = mempool_create_slab_pool(q->nr_requests,
 					    coalesce_write_cache);
 	if (!cd->pool)
@@ -838,11 +749,7 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	/* One window per queue: dispatch queue-wide, not per hctx. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 	q->elevator = eq;
-	/*
-	 * Writeback throttling counts held writes as in flight and would
-	 * starve background writeback of the very data writes that release
-	 * them (Documentation/reorder-window.md), as with bfq.
-	 */
+	/* wbt would count held writes and starve the data that frees them */
 	coalesce_wbt_disable(q, eq);
 	return 0;
 
@@ -920,7 +827,7 @@ static int coalesce_pm_notify(struct notifier_block *nb, unsigned long event,
 		WRITE_ONCE(coalesce_pm_no_hold, true);
 		mutex_lock(&coalesce_mutex);
 		list_for_each_entry(cd, &coalesce_instances, node)
-			coalesce_drain(cd, true);
+			coalesce_pm_drain(cd);
 		mutex_unlock(&coalesce_mutex);
 		break;
 	case PM_POST_SUSPEND:

@@ -12,6 +12,7 @@
  * old value stays. A change is applied by releasing what the window holds
  * first, so no write is judged by two sets of rules.
  */
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -97,7 +98,10 @@ void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 	p->sync_release = tun[COALESCE_T_sync_release];
 }
 
-/* Release what is held under the old rules, then switch. */
+/*
+ * Release what is held under the old rules, switch, and run the queue
+ * (which then works out has_work and the timer again).
+ */
 void coalesce_apply_tunables(struct coalesce_data *cd)
 {
 	struct rwin_params p;
@@ -107,10 +111,11 @@ void coalesce_apply_tunables(struct coalesce_data *cd)
 	rwin_drain(&cd->win, ktime_get_ns());
 	coalesce_params_to_engine(cd, &p);
 	ret = rwin_set_params(&cd->win, &p);
+	WRITE_ONCE(cd->ready, true);
 	spin_unlock_irq(&cd->lock);
 	/* Every value was range checked: the engine cannot refuse them. */
 	WARN_ON_ONCE(ret);
-	coalesce_drain(cd, false);
+	blk_mq_run_hw_queues(cd->q, true);
 }
 
 /* ---- module parameters: defaults for every disk ---- */

@@ -1,40 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reorder window policy engine for SD/MMC cards that only write linearly
- * inside a few open allocation units (AUs).
+ * inside a few open allocation units (AUs). n held, q queued writes:
+ *  - held: rbtree by start of the oldest held write of each range (chain
+ *    head). Heads never overlap, so one AU's held writes are one run of
+ *    the tree, found by one lookup. O(log n).
+ *  - chain: newer held writes of exactly the head's range, by arrival
+ *    (ext2 rewrites bitmaps and inode tables every writeback cycle). A
+ *    release takes the heads as one ascending batch, then the new heads as
+ *    the next, so writes to one range leave in arrival order.
+ *  - held_fifo, held_fifo_long: held writes by arrival, per hold time; the
+ *    earlier head of the two is the next deadline. O(1).
+ *  - queued: interval tree of queued writes (they may overlap). O(log q).
+ *  - queue: issue order; a released batch is already ascending.
+ *  - au_pos: the write position of the last few AUs written (LRU).
+ * The request hash and elv_rb_*() cannot serve: they index requests by one
+ * end, not held ranges with chains, and the engine is tested on the host.
  *
- * Data structures (n = held writes, q = queued writes):
- *  - held: rbtree by start sector of the oldest held write of each range
- *    (the chain head). Heads never overlap each other, so sorting by start
- *    also sorts by end, and all held writes of one AU form one contiguous
- *    run of the tree: an AU "group" is found by one lookup of its first
- *    sector, no per-AU allocation is needed. O(log n).
- *  - chain: newer held writes of exactly the head's range hang off the head
- *    in arrival order (ext2 rewrites its bitmaps, group descriptors and
- *    inode-table blocks every writeback cycle). They are not in the tree;
- *    when the head leaves, the next one takes its tree node in O(1)
- *    (rb_replace_node). A release takes the heads of a range as one
- *    ascending batch, then the new heads as the next batch, and so on, so
- *    writes to the same range leave in arrival order, in consecutive
- *    commands, and no command holds two overlapping writes.
- *  - held_fifo, held_fifo_long: held writes in arrival order, one list per
- *    hold time (hold_ns, meta_hold_ns). Arrival time never decreases, so
- *    each head is the next hold deadline of its list, and the earlier of
- *    the two heads is the next deadline of all. A rewrite goes in the list
- *    of its chain, so each head is a chain head. O(1).
- *  - queued: interval tree (queued writes may overlap each other) used to
- *    keep a newer write behind an older one it overlaps. O(log q).
- *  - queue: FIFO of queued writes in issue order. Writes released together
- *    share a batch number and are already in ascending sector order.
- *  - au_pos: write position of the last few AUs written (small LRU table),
- *    to spot writes that land behind their AU's write position.
- *
- * Invariant kept by every entry point: no held write overlaps a queued
- * write, and two held writes either do not overlap or cover exactly the
- * same range (then they are chained, oldest first). That is what allows a
- * held write to be attached to any queued data write of its AU without
- * breaking the order of overlapping writes. A newer write that overlaps a
- * held one only in part releases it (and its chain) first.
+ * Invariant: no held write overlaps a queued one, and two held writes are
+ * disjoint or cover the same range (chained). So a held write may join any
+ * data write of its AU without breaking the order of overlapping writes.
  */
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -52,7 +37,7 @@ static inline sector_t rwin_end(const struct rwin_write *wr)
 	return wr->start + wr->sectors;
 }
 
-/* Zero-length writes are treated as one sector long for overlap checks. */
+/* Zero-length writes count as one sector long for overlaps. */
 static inline sector_t rwin_last(const struct rwin_write *wr)
 {
 	return wr->start + (wr->sectors ? wr->sectors : 1) - 1;
@@ -63,7 +48,6 @@ static inline sector_t rwin_first(const struct rwin_write *wr)
 	return wr->start;
 }
 
-/* Not every generated helper is used (iter_next); hence __maybe_unused. */
 INTERVAL_TREE_DEFINE(struct rwin_write, node, sector_t, subtree_last,
 		     rwin_first, rwin_last, static inline __maybe_unused,
 		     rwin_qtree)
@@ -92,7 +76,6 @@ void rwin_params_init(struct rwin_params *p)
 {
 	p->au_sectors = 8192;
 	p->small_sectors = 32;
-	/* Measured on the stock-6.1 card traces: Documentation/reorder-window.md */
 	p->window_reqs = 128;
 	p->window_bytes = 4 * 1024 * 1024;
 	p->hold_ns = 5000ULL * 1000 * 1000;
@@ -195,13 +178,9 @@ static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
 }
 
 /*
- * Does no data stream visit @au? No data write has been queued to it for
- * hold_ns (or it has dropped out of the table). Its held writes would
- * only leave at their deadline, each deadline one AU visit, so they may
- * wait meta_hold_ns: a metadata block redirtied meanwhile stays under
- * writeback and is not sent again (write_cache_pages() skips it), and an
- * indirect block written ahead of its data gets the time for the stream
- * to arrive.
+ * No data write queued to @au for hold_ns: its held writes may wait
+ * meta_hold_ns (a metadata block redirtied meanwhile is not sent again;
+ * an indirect block written ahead of its data waits for the stream).
  */
 static bool rwin_au_streamless(struct rwin_window *w, u64 au, u64 now)
 {
@@ -221,31 +200,13 @@ static struct rwin_write *rwin_held_entry(struct rb_node *node)
 	return node ? rb_entry(node, struct rwin_write, node) : NULL;
 }
 
-/* Leftmost held write starting at or after @sector. */
-static struct rwin_write *rwin_held_from(struct rwin_window *w,
-					 sector_t sector)
-{
-	struct rb_node *node = w->held.rb_node;
-	struct rwin_write *best = NULL;
-
-	while (node) {
-		struct rwin_write *wr = rb_entry(node, struct rwin_write, node);
-
-		if (wr->start >= sector) {
-			best = wr;
-			node = node->rb_left;
-		} else {
-			node = node->rb_right;
-		}
-	}
-	return best;
-}
-
-/* Leftmost chain head ending after @sector, i.e. the first that may overlap
- * a range starting at @sector (heads are disjoint).
+/*
+ * Leftmost chain head starting (@by_end: ending after) at or after @sector.
+ * Heads are disjoint: by end, it is the first that may overlap a range
+ * starting at @sector.
  */
-static struct rwin_write *rwin_held_ending_after(struct rwin_window *w,
-						 sector_t sector)
+static struct rwin_write *rwin_held_first(struct rwin_window *w,
+					  sector_t sector, bool by_end)
 {
 	struct rb_node *node = w->held.rb_node;
 	struct rwin_write *best = NULL;
@@ -253,7 +214,7 @@ static struct rwin_write *rwin_held_ending_after(struct rwin_window *w,
 	while (node) {
 		struct rwin_write *wr = rb_entry(node, struct rwin_write, node);
 
-		if (rwin_end(wr) > sector) {
+		if (by_end ? rwin_end(wr) > sector : wr->start >= sector) {
 			best = wr;
 			node = node->rb_left;
 		} else {
@@ -262,6 +223,9 @@ static struct rwin_write *rwin_held_ending_after(struct rwin_window *w,
 	}
 	return best;
 }
+
+#define rwin_held_from(w, sector)		rwin_held_first(w, sector, false)
+#define rwin_held_ending_after(w, sector)	rwin_held_first(w, sector, true)
 
 static void rwin_held_account(struct rwin_window *w, struct rwin_write *wr)
 {
@@ -321,11 +285,7 @@ static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
 {
 	u64 held_for = rwin_elapsed(now, wr->arrival_ns);
 
-	/*
-	 * Only chain heads leave (every release walks the tree), and the next
-	 * write of the chain takes the head's place in the tree. A chained
-	 * write is never the oldest, so it cannot leave on its own.
-	 */
+	/* Only heads leave; the next of the chain takes the tree node. */
 	if (!RB_EMPTY_NODE(&wr->node)) {
 		if (list_empty(&wr->chain))
 			rb_erase(&wr->node, &w->held);
@@ -380,12 +340,9 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 }
 
 /*
- * Where a sync write goes that overlaps nothing queued: behind the sync
- * writes already put ahead, in front of every background write (kyber
- * gives sync writes a domain of their own for the same reason: whoever
- * waits for this one should not wait for the background backlog first).
- * The queue is bounded by the scheduler's tags; the walk stops at the
- * last sync write put ahead.
+ * A sync write that overlaps nothing queued goes behind the sync writes
+ * put ahead and in front of every background write (as kyber gives sync
+ * writes their own domain). The queue is bounded by the tags.
  */
 static struct list_head *rwin_sync_slot(struct rwin_window *w)
 {
@@ -401,13 +358,9 @@ static struct list_head *rwin_sync_slot(struct rwin_window *w)
 }
 
 /*
- * Sync writes put ahead overlap nothing queued, so among themselves they
- * may leave in any order: sort them by sector, as mq-deadline sorts its
- * writes. An fsync on FAT writes each FAT sector and then its mirror in
- * the second FAT, in another AU; in arrival order they would make the
- * card switch between the two FATs on every pair. A sync write passed
- * RWIN_SYNC_PASS_MAX times is passed no more, so sorting cannot starve
- * it (mq-deadline bounds its sweeps by fifo_batch for the same reason).
+ * Sync writes put ahead overlap nothing queued: sorted by sector (FAT's
+ * fsync writes each FAT sector, then its mirror in another AU). One passed
+ * RWIN_SYNC_PASS_MAX times is passed no more, so none starves.
  */
 #define RWIN_SYNC_PASS_MAX	16
 
@@ -453,11 +406,9 @@ EXPORT_SYMBOL_NS_GPL(rwin_overlaps_queued, COALESCE_IOSCHED);
 /* ---- releases ----------------------------------------------------------- */
 
 /*
- * Queue every chain head starting in [lo, hi) as one batch, in front of
- * @at. The held tree is walked in order, so the batch is ascending and
- * rwin_pop() can merge contiguous neighbours without sorting. A head that
- * leaves is replaced in the tree by the next write of its chain, which this
- * walk has already passed: it goes in the next batch.
+ * Queue every chain head starting in [lo, hi) as one ascending batch in
+ * front of @at. The next write of a chain takes the place of its head
+ * behind this walk: it goes in the next batch.
  */
 static u32 rwin_release_pass(struct rwin_window *w, sector_t lo, sector_t hi,
 			     enum rwin_reason reason, u64 now,
@@ -483,11 +434,7 @@ static u32 rwin_release_pass(struct rwin_window *w, sector_t lo, sector_t hi,
 	return n;
 }
 
-/*
- * Queue every held write starting in [lo, hi), chained ones included: one
- * ascending batch per generation, so a rewrite always follows the write it
- * rewrites. Each write is visited once: O(k log n) for k writes.
- */
+/* Every held write starting in [lo, hi): one batch per generation. */
 static u32 rwin_release_range_at(struct rwin_window *w, sector_t lo,
 				 sector_t hi, enum rwin_reason reason, u64 now,
 				 struct list_head *at)
@@ -525,11 +472,7 @@ static u32 rwin_release_au(struct rwin_window *w, u64 au,
 	return rwin_release_range(w, lo, lo + w->p.au_sectors, reason, now);
 }
 
-/*
- * Release only the held writes overlapping [start, end), with their chains,
- * in front of @at: the newer write or the read then queues behind them.
- * The rest of their AU group stays held.
- */
+/* Only the held writes overlapping [start, end), chains too, before @at. */
 static u32 rwin_release_overlap_at(struct rwin_window *w, sector_t start,
 				   sector_t end, enum rwin_reason reason,
 				   u64 now, struct list_head *at)
@@ -546,12 +489,6 @@ static u32 rwin_release_overlap_at(struct rwin_window *w, sector_t start,
 	if (n)
 		w->stats.release_events[reason]++;
 	return n;
-}
-
-static u32 rwin_release_overlap(struct rwin_window *w, sector_t start,
-				sector_t end, enum rwin_reason reason, u64 now)
-{
-	return rwin_release_overlap_at(w, start, end, reason, now, &w->queue);
 }
 
 static bool rwin_device_idle(const struct rwin_window *w)
@@ -605,12 +542,8 @@ void rwin_set_waiter_probe(struct rwin_window *w,
 EXPORT_SYMBOL_NS_GPL(rwin_set_waiter_probe, COALESCE_IOSCHED);
 
 /*
- * The next probe: every RWIN_PROBE_NS (at most idle_ns). While the
- * device is busy the probe rides on the calls the caller makes anyway
- * (each dispatch pops, each arrival adds), so it needs no timer; once the
- * device goes quiet, RWIN_PROBE_NS into the quiet spell and as often
- * while it lasts, on the timer. A sleeper on a held write is found
- * within about RWIN_PROBE_NS either way, or at the next command.
+ * The next probe, every RWIN_PROBE_NS (at most idle_ns): while the device
+ * is busy, on the calls that come anyway; while it is quiet, on the timer.
  */
 static u64 rwin_probe_due(const struct rwin_window *w)
 {
@@ -677,12 +610,7 @@ void rwin_expire(struct rwin_window *w, u64 now)
 		rwin_release_all(w, RWIN_REL_IDLE, now);
 		return;
 	}
-	/*
-	 * A short pause between writeback bursts: release the AU groups of
-	 * the writes under hold_ns. Those under meta_hold_ns wait for a longer
-	 * quiet spell, or each pause would cost a visit to every metadata AU,
-	 * unless somebody sleeps on one of them.
-	 */
+	/* A short pause: the AU groups held under hold_ns go, not the rest. */
 	while (!list_empty(&w->held_fifo)) {
 		struct rwin_write *wr = list_first_entry(&w->held_fifo,
 							 struct rwin_write,
@@ -717,11 +645,7 @@ EXPORT_SYMBOL_NS_GPL(rwin_next_deadline, COALESCE_IOSCHED);
 
 /* ---- arrivals ----------------------------------------------------------- */
 
-/*
- * May @wr be held? @rewrite: it covers exactly the range of a held write,
- * which qualified, so it does too (its AU may have left the au_pos table
- * since, and a large backward write would then look like a forward one).
- */
+/* May @wr be held? An exact @rewrite of a held write may, whatever size. */
 static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 			  bool rewrite, bool *backward)
 {
@@ -734,13 +658,7 @@ static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 		return false;
 	if (wr->sectors <= w->p.small_sectors || rewrite)
 		return true;
-	/*
-	 * A write that starts behind its AU's write position costs the card a
-	 * backward jump whatever its size. Holding it lets it go with the next
-	 * data write of that AU, sorted in front of it (for a plug that reached
-	 * us in reverse that is before the data it was issued with) or at
-	 * least together with the other held writes of the AU.
-	 */
+	/* Behind its AU's write position: a jump back, whatever its size. */
 	*backward = wr->sectors <= RWIN_BACKWARD_MAX &&
 		    wr->start < rwin_au_wpos(w, rwin_au(w, wr->start));
 	return *backward;
@@ -787,16 +705,10 @@ static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
 }
 
 /*
- * The rules a write's flags call for, wherever it enters: somebody waits
- * for this write (or for the flush before it) and may also be waiting for
- * held ones, so they all go first (for a sync write only if sync_release
- * says so: else the waiter probe finds who sleeps on which, and the held
- * writes ahead of a stream keep their place beside its data); and the
- * next background writes may be what they wait for (an fsync() sends its
- * data, then waits on the lock of an inode-table block that the flusher
- * is only now sending), so nothing is held for sync_grace_ns. Returns
- * true if a grace that was already running covers @now (the caller
- * counts what it let pass).
+ * Somebody waits for a sync or FUA write and may wait for held ones too:
+ * they go (a sync write's only with sync_release; else the waiter probe
+ * finds the sleepers), and nothing is held for sync_grace_ns, as the next
+ * background write may be what it waits for. True if a grace was running.
  */
 static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
 {
@@ -841,16 +753,14 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	grace = rwin_urgent_rules(w, wr->flags, now);
 
 	/*
-	 * A rewrite of exactly the range of a held write may stay held behind
-	 * it: the contract only asks overlapping writes to keep their order
-	 * (block-layer contract, point 1), and releasing the older one now
-	 * costs the card two AU switches per rewrite. Any other overlap: the
-	 * older writes go first, and this one follows them.
+	 * An exact rewrite of a held write may be held behind it (overlapping
+	 * writes keep their order either way); any other overlap: the older
+	 * writes go first.
 	 */
 	over = rwin_held_overlap(w, wr, &same);
 	if (over && (nohold || !same)) {
-		rwin_release_overlap(w, wr->start, rwin_end(wr),
-				     RWIN_REL_OVERLAP, now);
+		rwin_release_overlap_at(w, wr->start, rwin_end(wr),
+					RWIN_REL_OVERLAP, now, &w->queue);
 		over = NULL;
 	}
 
@@ -874,8 +784,8 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 			return true;
 		}
 	} else if (over) {
-		rwin_release_overlap(w, wr->start, rwin_end(wr),
-				     RWIN_REL_OVERLAP, now);
+		rwin_release_overlap_at(w, wr->start, rwin_end(wr),
+					RWIN_REL_OVERLAP, now, &w->queue);
 	}
 
 	/*
@@ -1121,17 +1031,19 @@ static bool rwin_range_taken(struct rwin_window *w, sector_t start,
 	return false;
 }
 
-struct rwin_write *rwin_find_start(struct rwin_window *w, sector_t sector)
+struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end)
 {
+	sector_t s = sector - end;
 	struct rwin_write *found = NULL, *h;
 
-	h = rwin_held_from(w, sector);
-	if (h && h->start == sector)
+	if (end && !sector)
+		return NULL;
+	h = rwin_held_ending_after(w, s);
+	if (h && (end ? rwin_end(h) : h->start) == sector)
 		found = h;
-	for (h = w->queued_count ? rwin_qtree_iter_first(&w->queued, sector,
-							 sector) : NULL;
-	     h; h = rwin_qtree_iter_next(h, sector, sector)) {
-		if (h->start != sector)
+	for (h = w->queued_count ? rwin_qtree_iter_first(&w->queued, s, s) :
+				   NULL; h; h = rwin_qtree_iter_next(h, s, s)) {
+		if ((end ? rwin_end(h) : h->start) != sector)
 			continue;
 		if (found)
 			return NULL;	/* ambiguous: leave it alone */
@@ -1139,30 +1051,7 @@ struct rwin_write *rwin_find_start(struct rwin_window *w, sector_t sector)
 	}
 	return found && rwin_mergeable(found) ? found : NULL;
 }
-EXPORT_SYMBOL_NS_GPL(rwin_find_start, COALESCE_IOSCHED);
-
-struct rwin_write *rwin_find_end(struct rwin_window *w, sector_t sector)
-{
-	struct rwin_write *found = NULL, *h;
-
-	if (!sector)
-		return NULL;
-	h = rwin_held_ending_after(w, sector - 1);
-	if (h && rwin_end(h) == sector)
-		found = h;
-	for (h = w->queued_count ? rwin_qtree_iter_first(&w->queued,
-							 sector - 1,
-							 sector - 1) : NULL;
-	     h; h = rwin_qtree_iter_next(h, sector - 1, sector - 1)) {
-		if (rwin_end(h) != sector)
-			continue;
-		if (found)
-			return NULL;
-		found = h;
-	}
-	return found && rwin_mergeable(found) ? found : NULL;
-}
-EXPORT_SYMBOL_NS_GPL(rwin_find_end, COALESCE_IOSCHED);
+EXPORT_SYMBOL_NS_GPL(rwin_find, COALESCE_IOSCHED);
 
 bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
 		   sector_t start, u32 sectors)
@@ -1197,22 +1086,12 @@ static bool rwin_still_holdable(struct rwin_window *w,
 	if (sectors <= w->p.small_sectors)
 		return true;
 	/*
-	 * Behind its AU's write position, as in rwin_may_hold(); or ahead of
-	 * it. A held metadata block that file data grew on (an ext2 indirect
-	 * block sits between the data blocks it maps) is where the stream
-	 * will be next, but the data in front of it may still be in the
-	 * submitter's plug: sent now, it would cost the card a visit to this
-	 * AU and one back. It goes with that data (rwin_pop_data() takes a
-	 * held write contiguous after a data write, even across an AU
-	 * boundary) or with the next data write of its AU.
+	 * Not at its AU's write position: behind it, or ahead of it (an ext2
+	 * indirect block that data grew on waits for the data in front of it,
+	 * maybe still in the submitter's plug).
 	 */
 	return sectors <= RWIN_BACKWARD_MAX &&
 	       start != rwin_au_wpos(w, rwin_au(w, start));
-}
-
-static enum rwin_reason rwin_grow_reason(u32 flags)
-{
-	return flags & RWIN_F_URGENT ? RWIN_REL_SYNC : RWIN_REL_ATTACH;
 }
 
 void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
@@ -1242,19 +1121,15 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 			}
 			return;
 		}
-		/*
-		 * It leaves the window. Held writes under the part that was
-		 * merged in are older than that part: they go first. Then
-		 * the write itself, then its rewrites (a chain), in order.
-		 */
+		/* It leaves: the older held writes under the new part first. */
 		w->stats.grow_released++;
 		rwin_release_overlap_at(w, start, old_start,
 					RWIN_REL_OVERLAP, now, &w->queue);
 		rwin_release_overlap_at(w, old_end, end, RWIN_REL_OVERLAP,
 					now, &w->queue);
 		rwin_release_overlap_at(w, old_start, old_end,
-					rwin_grow_reason(flags), now,
-					&w->queue);
+					flags & RWIN_F_URGENT ? RWIN_REL_SYNC :
+					RWIN_REL_ATTACH, now, &w->queue);
 	} else if (wr->state == RWIN_ST_QUEUED && taken) {
 		/* Older held writes under the new part go in front of it. */
 		rwin_release_overlap_at(w, start, old_start, RWIN_REL_OVERLAP,
@@ -1284,11 +1159,7 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 			!list_empty(&gone->chain);
 	sector_t gone_start = gone->start, gone_end = rwin_end(gone);
 
-	/*
-	 * A held write cannot take in a queued one (somebody may wait for
-	 * it) nor one with newer rewrites of its range held behind it:
-	 * it leaves the window, where the queued one was.
-	 */
+	/* A held write taking in a queued one or a chain head leaves. */
 	if (into->state == RWIN_ST_HELD &&
 	    (gone->state == RWIN_ST_QUEUED || rewrites))
 		rwin_release_overlap_at(w, into->start, rwin_end(into),
@@ -1296,11 +1167,7 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 					gone->state == RWIN_ST_QUEUED ?
 					&gone->link : &w->queue);
 
-	/*
-	 * Two held writes: the merged one keeps the older arrival, and its
-	 * place in the arrival order (in the older one's FIFO, under its
-	 * hold time), so nothing is held past its hold time.
-	 */
+	/* Two held writes: the older arrival, and its FIFO place, stay. */
 	if (into->state == RWIN_ST_HELD && gone->state == RWIN_ST_HELD &&
 	    gone->arrival_ns < into->arrival_ns) {
 		list_move(&into->link, &gone->link);

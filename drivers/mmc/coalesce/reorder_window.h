@@ -42,11 +42,7 @@
 #define RWIN_F_URGENT		(RWIN_F_SYNC | RWIN_F_FUA)
 #define RWIN_F_META		BIT(3)		/* REQ_META: counted only */
 #define RWIN_F_NOHOLD		BIT(4)		/* never held (swap) */
-/*
- * Discard, write zeroes, secure erase: never held, and no data stream; it
- * neither moves its AU's write position nor takes held writes along.
- */
-#define RWIN_F_NODATA		BIT(5)
+#define RWIN_F_NODATA		BIT(5)		/* discard etc.: no data stream */
 
 /* Most runs of contiguous writes the engine puts in one command. */
 #define RWIN_MAX_RUNS		16
@@ -98,37 +94,14 @@ struct rwin_params {
 	u32 window_reqs;	/* max held writes; default 128 */
 	u64 window_bytes;	/* max held bytes; default 4 MiB */
 	u64 hold_ns;		/* max hold time; default 5 s */
-	/*
-	 * Max hold time of a write to an AU that no data write has reached for
-	 * hold_ns (metadata-only AUs, indirect blocks written ahead of their
-	 * data). Only used if longer than hold_ns; default 0 (off).
-	 */
-	u64 meta_hold_ns;
-	/*
-	 * The idle rule releases writes held under meta_hold_ns only after
-	 * this long without activity (if longer than idle_ns); default 0.
-	 */
-	u64 meta_idle_ns;
-	/*
-	 * After a sync, FUA or flush write arrives, hold no write for this
-	 * long (its submitter may wait on the next background write, and
-	 * nothing else would tell). Default 0.
-	 */
-	u64 sync_grace_ns;
+	u64 meta_hold_ns;	/* ... in an AU no data reached for hold_ns; 0 */
+	u64 meta_idle_ns;	/* idle time that releases those; 0 */
+	u64 sync_grace_ns;	/* hold nothing this long after a sync write; 0 */
 	u64 idle_ns;		/* release when idle this long; default 20 ms */
-	/*
-	 * A sync write releases every held write (on), or only those it
-	 * overlaps (off): whoever sent it and then sleeps on another held
-	 * write is found by the waiter probe. Default on.
-	 */
-	bool sync_release;
+	bool sync_release;	/* sync write releases all (or what it overlaps) */
 };
 
-/*
- * One write, embedded by the caller in its per-request data. The caller
- * fills the first block before rwin_add_write() and must not touch the
- * rest. The engine only links it into its own trees and lists.
- */
+/* One write: the caller fills the first block, the engine the rest. */
 struct rwin_write {
 	sector_t start;
 	u32 sectors;
@@ -292,9 +265,8 @@ static inline bool rwin_mergeable(const struct rwin_write *wr)
 	       !RB_EMPTY_NODE(&wr->node) && list_empty(&wr->chain);
 }
 
-/* The one mergeable write starting (ending) at @sector, or NULL. */
-struct rwin_write *rwin_find_start(struct rwin_window *w, sector_t sector);
-struct rwin_write *rwin_find_end(struct rwin_window *w, sector_t sector);
+/* The one mergeable write starting (@end: ending) at @sector, or NULL. */
+struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end);
 
 /* May @wr become [start, start + sectors)? Nothing else may be there. */
 bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,

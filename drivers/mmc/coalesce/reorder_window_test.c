@@ -398,7 +398,7 @@ static void rwin_test_grow(struct kunit *test)
 
 	rwin_test_start(test);
 	a = rwin_test_add_wr(test, 100, 8, 0, 0);
-	KUNIT_EXPECT_PTR_EQ(test, rwin_find_end(&ctx->win, 108), a);
+	KUNIT_EXPECT_PTR_EQ(test, rwin_find(&ctx->win, 108, true), a);
 	KUNIT_EXPECT_TRUE(test, rwin_may_grow(&ctx->win, a, 100, 16));
 	rwin_grow(&ctx->win, a, 100, 16, 0, 1);
 	KUNIT_EXPECT_EQ(test, a->state, (u8)RWIN_ST_HELD);
@@ -471,7 +471,7 @@ static void rwin_test_chained_not_mergeable(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_mergeable(a));
 	rwin_test_add(test, 100, 8, 0, 1);
 	KUNIT_EXPECT_FALSE(test, rwin_mergeable(a));
-	KUNIT_EXPECT_PTR_EQ(test, rwin_find_start(&ctx->win, 100),
+	KUNIT_EXPECT_PTR_EQ(test, rwin_find(&ctx->win, 100, false),
 			    (struct rwin_write *)NULL);
 }
 

@@ -56,11 +56,8 @@ scenario_load() {
 	fi
 
 	if [ -r "$STATS_FILE" ]; then
-		# mmc_block issues now: how long a read waited at the card is
-		# no longer the scheduler's to measure (fio's read_clat_max_us
-		# above is); how often reads waited for held writes is.
-		kv reads_in="$(stat_now reads_in)" read_waits="$(stat_now read_waits)" \
-			max_hold_us="$(stat_now max_hold_us)"
+		# how long a read waited: fio's read_clat_max_us above
+		kv reads_in="$(stat_now reads_in)" max_hold_us="$(stat_now max_hold_us)"
 		stats_consistent load_stats_consistent
 	fi
 	umount /mnt || fail umount "umount failed"

@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The coalesce scheduler's tunables (table: coalesce-tunables.h).
- *
- *  - Module parameters, /sys/module/coalesce_iosched/parameters/NAME (or
- *    coalesce_iosched.NAME= on the kernel command line when built in):
- *    the defaults for every disk that has not overridden NAME.
- *  - Per disk, /sys/block/DISK/queue/iosched/NAME: overrides the default
- *    for that disk; writing "default" drops the override.
- *
- * Every value is range checked; a bad one is refused with -EINVAL and the
- * old value stays. A change is applied by releasing what the window holds
- * first, so no write is judged by two sets of rules.
+ * The coalesce scheduler's tunables (table: coalesce-tunables.h): module
+ * parameters, the defaults of every disk, and /sys/block/DISK/queue/
+ * iosched/NAME, a disk's override ("default" drops it). Values are range
+ * checked (-EINVAL). A change releases what is held first.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>

@@ -1,25 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Does anybody sleep on a held write? The window's waiter probe
- * (rwin_set_waiter_probe()); the window decides when to ask and what to
- * release.
- *
- * A write the scheduler holds has been submitted, so it is in flight:
- *  - its page cache pages are under writeback, and whoever waits for that
- *    (fsync's filemap_fdatawait(), a second writeback of the page) sleeps
- *    on the folio's writeback bit, which sets PG_waiters;
- *  - the block device's own buffers in it (FAT tables, ext2 inode tables
- *    and bitmaps, jbd2's metadata) are locked until the write completes
- *    (end_buffer_async_write()), and whoever locks or waits for such a
- *    buffer (fat_mirror_bhs(), __ext2_write_inode(), jbd2's
- *    do_get_write_access(), exFAT's sync) sleeps on the hashed bit wait
- *    queue of the buffer's BH_Lock bit.
- *
- * Both answers may be "yes" for somebody else (another bit hashed to the
- * same wait queue, a waiter for the page lock): the write then leaves
- * early, which is always allowed. They are read without a lock, so a
- * sleeper that is just going to sleep is found at the next ask, idle_ms
- * later.
+ * The window's waiter probe: does anybody sleep on a held write? A held
+ * write is in flight, so its pages are under writeback (a waiter sets
+ * PG_waiters) and the block device's own buffers in it are locked until it
+ * completes: fat_mirror_bhs(), __ext2_write_inode(), jbd2 and exFAT's sync
+ * sleep on the hashed wait queue of BH_Lock. A "yes" that is somebody
+ * else's (a page-lock waiter, another bit on the same queue) only releases
+ * the write early. Read without a lock: a sleeper just going to sleep is
+ * found at the next ask, RWIN_PROBE_NS later.
  */
 #include <linux/blk-mq.h>
 #include <linux/buffer_head.h>
@@ -36,12 +24,8 @@
 /* Does anybody sleep on the lock of @bh, which a write of ours holds? */
 static bool coalesce_bh_sleeper(struct buffer_head *bh)
 {
-	/*
-	 * No barrier against the sleeper's prepare_to_wait(): one that is
-	 * only now going to sleep is found at the next ask, idle_ms later,
-	 * and a stale "yes" only releases the write early.
-	 */
-	return buffer_locked(bh) && /* unlocked read: see above */
+	/* No barrier against prepare_to_wait(): see above. */
+	return buffer_locked(bh) &&
 	       waitqueue_active(bit_waitqueue(&bh->b_state, BH_Lock));
 }
 

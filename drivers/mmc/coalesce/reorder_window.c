@@ -859,22 +859,11 @@ static void rwin_cmd_append(struct rwin_cmd *cmd, struct rwin_write *wr)
 }
 
 /*
- * A data write (one that passed straight through) goes to the card. Attach
- * the held writes of its AU that sit before it, and those contiguous right
- * after it, in ascending order:
- *
- *   - before it: the card then makes at most one jump back (to the lowest
- *     of them) and sweeps up through the data write, instead of one jump
- *     per small write later; one that ends where the data starts (an ext2
- *     indirect block in front of the blocks it maps) continues into it.
- *   - contiguous after it (even past the AU): no jump at all.
- *   - further ahead: left held. Writing them now would move the AU's
- *     write position past data not yet written and turn every following
- *     data write into a backward one; ext2 writes indirect blocks ahead of
- *     their data, and the data write that reaches them takes them along.
- *
- * The part before the data is collected walking down from it, so that
- * the runs nearest the data are kept when RWIN_MAX_RUNS cuts.
+ * A data write goes to the card with the held writes of its AU before it
+ * (one jump back, then one sweep up) and those contiguous after it, even
+ * past the AU. Those further ahead stay: sent now, they would put every
+ * following data write behind the AU's write position. Collected walking
+ * down from the data, so the runs nearest it stay if RWIN_MAX_RUNS cuts.
  */
 static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 			  struct rwin_cmd *cmd, u64 now)
@@ -915,12 +904,7 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 		attached++;
 	}
 
-	/*
-	 * Rewrites of the writes just attached took their places in the held
-	 * tree; in the command's range there is nothing else held. They go
-	 * next, ahead of anything queued (nothing queued overlaps a held
-	 * write), one ascending batch per generation: the AU is still open.
-	 */
+	/* Rewrites of the attached writes go next, ahead of the queue. */
 	if (chained)
 		attached += rwin_release_range_at(w, low, cmd->end,
 						  RWIN_REL_ATTACH, now,

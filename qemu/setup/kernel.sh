@@ -3,7 +3,8 @@
 # Build the guest kernel for ARCH (x86_64 or ppc) from Debian's
 # linux-source-6.1 (extracted once by qemu/setup/kernel-source.sh) with
 # allnoconfig/tinyconfig plus the fragment in qemu/; x86_64-6.12 is the
-# same x86_64 guest from Debian 13's linux-source-6.12.
+# x86_64 guest from Debian 13's linux-source-6.12, less what only the 6.1
+# groups use (qemu/x86_64-6.12.config).
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
 # Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc|ppc-stock]
 # KERNEL_JOBS=N: make -jN (default: one per CPU); tests/check.sh builds
@@ -31,8 +32,8 @@ x86_64 | x86_64-debug | x86_64-6.12)
 	target=
 	# the debug guest is the normal one plus the checkers
 	[ "$arch" != x86_64-debug ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
-	# 6.12: the very same fragment (every line of it sticks there too)
-	[ "$arch" != x86_64-6.12 ] || frags=("$top/qemu/x86_64.config")
+	# 6.12: the same fragment less what only the 6.1 groups use
+	[ "$arch" != x86_64-6.12 ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
 	;;
 ppc | ppc-stock)
 	"$here/deps.sh" ppc

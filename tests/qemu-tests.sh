@@ -50,25 +50,6 @@ scenario() {
 	LAST_OUT=$out
 }
 
-# The card saw the smoke test's writes: the trace parses and has writes.
-trace_has_writes() {
-	local out=$1 kv writes
-	if [ ! -s "$out/trace.log" ]; then
-		ko "$2/card_trace" "no QEMU trace in $out/trace.log"
-		return
-	fi
-	kv=$("$cardtrace" --kv "$out/trace.log" 2>&1) || {
-		ko "$2/card_trace" "analyzer failed: $kv"
-		return
-	}
-	writes=$(echo "$kv" | sed -n 's/^writes=//p')
-	if [ "${writes:-0}" -gt 0 ]; then
-		ok "$2/card_trace"
-	else
-		ko "$2/card_trace" "the card saw no write commands"
-	fi
-}
-
 # stat_of OUT NAME: a statistic the guest printed from the scheduler's
 # debugfs (block/DISK/sched/stats)
 stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
@@ -86,15 +67,11 @@ KERNEL_REPORTS_EXPECTED=1 scenario lkdtm stock 300 --no-trace --smp 2
 detectors_check lkdtm/stock "$LAST_OUT/console.log"
 
 # Stock as the control, then ours on the same checks.
-scenario smoke stock 300
-trace_has_writes "$LAST_OUT" smoke/stock
-scenario smoke $OURS 300
-trace_has_writes "$LAST_OUT" smoke/$OURS
+scenario smoke stock 300 --no-trace
+scenario smoke $OURS 300 --no-trace
 scenario smoke4 $OURS 300
-# A USB stick (qemu-xhci + usb-storage) instead of the card: the SCSI
-# trace is converted to the analyzer's format by run.sh.
-LABEL=smoke-usb scenario smoke $OURS 300 --usb
-trace_has_writes "$LAST_OUT" smoke-usb/$OURS
+# A USB stick (qemu-xhci + usb-storage) instead of the card.
+LABEL=smoke-usb scenario smoke $OURS 300 --usb --no-trace
 au=$(stat_of "$LAST_OUT" au_sectors)
 if [ "$au" = 8192 ]; then
 	ok "smoke-usb/$OURS/au_4mib_on_usb"
@@ -115,8 +92,8 @@ else
 fi
 
 # The seed workload, stock mq-deadline and then the scheduler: data and
-# file system intact, the window did its job (held writes, attached some
-# to data writes), and the card switched AUs less (the project's claim,
+# file system intact, the whole file at the card within the workload's
+# phase, and the card switched AUs less (the project's claim,
 # tests/lib/card-claim.sh).
 scenario seed stock 900 --elevator mq-deadline
 seed_stock=$LAST_OUT
@@ -124,14 +101,6 @@ card_score seed/stock/card_scored "$seed_stock"
 scenario seed $OURS 900
 card_score seed/$OURS/card_scored "$LAST_OUT"
 card_claim seed/$OURS/fewer_au_switches_than_stock "$seed_stock/card.kv" "$LAST_OUT/card.kv"
-held=$(stat_of "$LAST_OUT" held)
-attached=$(stat_of "$LAST_OUT" released_attach)
-if [ "${held:-0}" -gt 0 ] && [ "${attached:-0}" -gt 0 ]; then
-	ok "seed/$OURS/window_held_and_attached"
-else
-	ko "seed/$OURS/window_held_and_attached" "held=${held:-?} attached=${attached:-?}"
-fi
-trace_has_writes "$LAST_OUT" seed/$OURS
 
 # The seed on FAT32, the file system SD cards ship with, and the numbered
 # pattern read back after sync and after a remount. FAT locks buffers of
@@ -236,19 +205,21 @@ scenario fsync $OURS 300 --no-trace
 # clock).
 scenario kunit $OURS 300 --no-trace
 
-# Odd card geometry: a 64 MiB SDSC card (byte addressing, the core's
-# guessed AU), then the same card told its AU is 256 MiB, four times the
-# card: everything is one AU, the window must still keep data intact.
+# Odd card geometry: a 64 MiB SDSC card (byte addressing; QEMU's card
+# gives no AU, so the core guesses 512 KiB for a card under 128 MiB,
+# mmc_init_erase(), and mmc_block's discard granularity carries it: the
+# window's AU must be that, not its 4 MiB default), then the same card
+# told its AU is 256 MiB, four times the card: everything is one AU, the
+# window must still keep data intact.
 tiny=$runs/tiny-sdsc.img
 rm -f "$tiny"
 truncate -s 64M "$tiny"
 LABEL=smoke-sdsc scenario smoke $OURS 300 --no-trace --card "$tiny"
 au=$(stat_of "$LAST_OUT" au_sectors)
-if [ -n "$au" ] && [ "$au" -gt 0 ] 2>/dev/null; then
-	diag "AU: $au sectors"
+if [ "$au" = 1024 ]; then
 	ok "smoke-sdsc/$OURS/tiny_sdsc_au_sectors"
 else
-	ko "smoke-sdsc/$OURS/tiny_sdsc_au_sectors" "au_sectors=${au:-missing}"
+	ko "smoke-sdsc/$OURS/tiny_sdsc_au_sectors" "au_sectors=${au:-missing}, the core's guess for a 64 MiB card is 1024"
 fi
 truncate -s 0 "$tiny"
 truncate -s 64M "$tiny"

@@ -14,15 +14,18 @@
 # it says what it counted and how long it took ("# suite: NAME: ... in
 # N s").
 #
-# The counts are the leaves: tests that are not the parent of nested
-# results, at any depth (a parent's line is not counted again) -- what
-# the kernel's kunit.py parser counts on this output ("Ran N tests").
-# A suite that dies (no KTAP, or a document that ends early) counts as
-# one failure more; skipped tests are not failures, a diagnostic line
-# says how many. A diagnostic line counts the distinct checks among the
-# results (tests/tools/distinct-checks.sh). The last line is the total,
-# "N passed, N failed", and the exit status is non-zero when anything
-# failed.
+# The document is also kept as build/test-logs/check.ktap. Its results
+# are counted as the kernel's kunit.py parser counts them: the leaves,
+# tests that are not the parent of nested results (a parent's line is not
+# counted again). A suite that dies (no KTAP, or a document that ends
+# early) counts as one failure more; skipped tests are not failures. A
+# diagnostic line gives those counts; the last line, "N passed, N
+# failed", counts the distinct checks among them
+# (tests/tools/distinct-checks.sh: a check is one named assertion of one
+# scenario on one kernel and stack; KUnit once per group; a list of
+# values or of files one check), and the exit status is non-zero when
+# anything failed. A suite with fewer distinct checks than tests/manifest
+# lists for it fails (SUITE/has_its_results).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -32,8 +35,9 @@ build=$top/build
 log_dir=$build/test-logs
 mkdir -p "$log_dir"
 
-# The least number of results each suite prints (tests/manifest)
+# The least number of distinct checks each suite prints (tests/manifest)
 least() { awk -v s="$1" '$1 == s { print $2 }' "$top/tests/manifest"; }
+export KTAP_COUNT="$top/tests/tools/distinct-checks.sh --total"
 
 suite() { # NAME COMMAND...
 	local name=$1 start p0=$pass f0=$fail s0=$skipped KTAP_LEAST
@@ -49,124 +53,157 @@ suite() { # NAME COMMAND...
 		"$((skipped - s0)) skipped in $(( $(date +%s) - start )) s"
 }
 
-# Kernels the later groups need (6.12 and lint: Linux 6.12's x86_64
-# guest; e500: the ppc one), made on the second core while the earlier
-# groups run their guests on the first (a TCG guest is one vCPU thread).
-# With a cold ccache they take about 20 minutes of both cores
-# (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc); one job at nice 10
-# leaves the running guest its core. The group that needs them waits for
-# them, then runs kernel.sh itself, which finds them made (seconds) or
-# reports the build's failure as that group's. Their log:
-# build/test-logs/kernels.log.
-kernels_pid=''
-kernels_start() {
-	local k kernels=()
-	for k in "$@"; do
-		case $k in
-		6.12 | lint) kernels+=(x86_64-6.12) ;;
-		e500) kernels+=(ppc ppc-stock) ;;
+# Two lanes. The groups with kernels of their own, 6.12 (Linux 6.12's
+# x86_64 guest) and e500 (the ppc ones), run in a second lane beside the
+# others from the start: each builds its kernel (one job at nice 10, so
+# that a guest of the first lane keeps its core; a TCG guest is one vCPU
+# thread) and boots its guests, its output kept in build/test-logs/
+# NAME.lane; the first lane embeds that output where the group stands in
+# the order, once it is there. Lint needs the 6.12 kernel's tree: the
+# second lane builds it first (build/test-logs/kernels.log), and lint
+# waits for it. With a cold ccache the kernels take about 20 minutes of
+# one core (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc).
+lane_pid=''
+lane_start() {
+	local g lane=() k612=0
+	for g in "$@"; do
+		case $g in
+		6.12 | e500) lane+=("$g") ;;
 		esac
+		case $g in 6.12 | lint) k612=1 ;; esac
 	done
-	[ ${#kernels[@]} -gt 0 ] || return 0
-	mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | awk '!seen[$0]++')
-	diag "kernels: building ${kernels[*]} beside the groups before them" \
-		"(one job, nice 10; build/test-logs/kernels.log)"
+	[ ${#lane[@]} -gt 0 ] || [ $k612 = 1 ] || return 0
+	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir/kernel-6.12.ready"
+	diag "second lane: $([ $k612 = 1 ] && echo "the x86_64-6.12 kernel, then ")${lane[*]:-nothing more}," \
+		"beside the other groups (one build job, nice 10; build/test-logs/kernels.log, NAME.lane)"
 	# a session of their own, so that a stopped check stops them too
-	# shellcheck disable=SC2016 # $1 and $@ are the inner bash's
-	KERNEL_JOBS=1 setsid nice -n 10 bash -c \
-		'for k in "${@:2}"; do "$1" "$k" || exit 1; done' \
-		kernels "$top/qemu/setup/kernel.sh" "${kernels[@]}" \
-		>"$log_dir/kernels.log" 2>&1 </dev/null &
-	kernels_pid=$!
-	trap 'kernels_stop' EXIT
+	# shellcheck disable=SC2016 # $1, $2, $3 and $@ are the inner bash's
+	KERNEL_JOBS=1 setsid nice -n 10 bash -c '
+		top=$1 dir=$2 k612=$3
+		shift 3
+		if [ "$k612" = 1 ]; then
+			"$top/qemu/setup/kernel.sh" x86_64-6.12 >"$dir/kernels.log" 2>&1
+			touch "$dir/kernel-6.12.ready"
+		fi
+		for g in "$@"; do
+			case $g in
+			6.12) cmd=$top/tests/kernel-6.12-tests.sh ;;
+			e500) cmd=$top/tests/e500-tests.sh ;;
+			esac
+			t0=$(date +%s)
+			"$cmd" >"$dir/$g.lane" 2>&1 </dev/null
+			echo $? >"$dir/$g.lane.rc"
+			echo $(( $(date +%s) - t0 )) >"$dir/$g.lane.s"
+		done' lane "$top" "$log_dir" "$k612" "${lane[@]}" </dev/null >/dev/null 2>&1 &
+	lane_pid=$!
+	trap 'lane_stop' EXIT
 	trap 'exit 130' INT TERM
 }
-kernels_stop() {
-	[ -z "$kernels_pid" ] || kill -- "-$kernels_pid" 2>/dev/null || true
+lane_stop() {
+	[ -z "$lane_pid" ] || kill -- "-$lane_pid" 2>/dev/null || true
 }
-kernels_wait() {
-	local start rc=0
-	[ -n "$kernels_pid" ] || return 0
+# lane_wait FILE: until the second lane wrote FILE (or ended)
+lane_wait() {
+	local start
 	start=$(date +%s)
-	wait "$kernels_pid" || rc=$?
-	kernels_pid=''
-	diag "kernels: waited $(( $(date +%s) - start )) s for the builds beside the" \
-		"earlier groups (status $rc; build/test-logs/kernels.log)"
+	while [ ! -e "$1" ] && [ -n "$lane_pid" ] && kill -0 "$lane_pid" 2>/dev/null; do
+		sleep 5
+	done
+	diag "second lane: waited $(( $(date +%s) - start )) s for ${1##*/}"
+}
+# lane_replay NAME: the group's output from the second lane, and its status
+lane_replay() {
+	cat "$log_dir/$1.lane" 2>/dev/null
+	echo "# ran in the second lane in $(cat "$log_dir/$1.lane.s" 2>/dev/null || echo '?') s"
+	return "$(cat "$log_dir/$1.lane.rc" 2>/dev/null || echo 1)"
 }
 
 groups=("${@:-unit}")
 suite_logs=()
-kernels_start "${groups[@]}"
-ktap_begin check ${#groups[@]}
-diag "groups: ${groups[*]}"
-for what in "${groups[@]}"; do
-	case $what in 6.12 | lint | e500) kernels_wait ;; esac
-	case $what in
-	unit)
-		unit_suites=(cardtrace cardtime window fuzz ktap reports docs)
-		ktap_sub_begin unit ${#unit_suites[@]}
-		suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace-san"
-		# the card model in time: the nbdkit filter (about 10 s)
-		suite cardtime qemu/cardtime/test.sh
-		suite window make -s -C tests/window test
-		# the engine's libFuzzer harness, 20 s (clang)
-		suite fuzz tests/window/fuzz-test.sh
-		# this format itself, against the kernel's kunit.py parser
-		suite ktap tests/lib/ktap-test.sh
-		# the console check against every form of report
-		suite reports tests/lib/kernel-reports-test.sh
-		# the Markdown's links, the README's make targets
-		if command -v python3 >/dev/null; then
-			suite docs python3 tests/docs-tests.py
-		else
-			missing docs "python3 is not installed"
-		fi
-		ktap_sub_end
-		;;
-	qemu)
-		suite qemu tests/qemu-tests.sh
-		;;
-	e500)
-		suite e500 tests/e500-tests.sh
-		;;
-	debug)
-		suite debug tests/debug-tests.sh
-		;;
-	lint)
-		suite lint tests/lint.sh
-		# the e500 device trees of 6.1 and 6.12, our driver against stock
-		suite esdhc-dt tests/esdhc-dt-tests.sh
-		;;
-	removal)
-		suite removal tests/removal-tests.sh
-		;;
-	crash)
-		suite crash tests/crash-tests.sh
-		;;
-	6.12)
-		# the same sources on Linux 6.12: KUnit, the round trip,
-		# block/005, the seed scored at the card
-		suite 6.12 tests/kernel-6.12-tests.sh
-		;;
-	install)
-		# make install, staged into a scratch root
-		suite install tests/install-tests.sh
-		;;
-	blktests)
-		# upstream blktests on the card; skipped without BLKTESTS_DIR
-		suite blktests tests/blktests.sh
-		;;
-	*)
-		ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests 6.12)"
-		;;
-	esac
-done
+check_groups() {
+	lane_start "${groups[@]}"
+	ktap_begin check ${#groups[@]}
+	diag "groups: ${groups[*]}"
+	for what in "${groups[@]}"; do
+		case $what in
+		lint) lane_wait "$log_dir/kernel-6.12.ready" ;;
+		6.12 | e500) lane_wait "$log_dir/$what.lane.rc" ;;
+		esac
+		case $what in
+		unit)
+			unit_suites=(cardtrace cardtime window fuzz ktap reports docs)
+			ktap_sub_begin unit ${#unit_suites[@]}
+			suite cardtrace tests/cardtrace/run-tests.sh "$build/host/cardtrace-san"
+			# the card model in time: the nbdkit filter (about 10 s)
+			suite cardtime qemu/cardtime/test.sh
+			suite window make -s -C tests/window test
+			# the engine's libFuzzer harness, 20 s (clang)
+			suite fuzz tests/window/fuzz-test.sh
+			# this format itself, against the kernel's kunit.py parser
+			suite ktap tests/lib/ktap-test.sh
+			# the console check against every form of report
+			suite reports tests/lib/kernel-reports-test.sh
+			# the Markdown's links, the README's make targets
+			if command -v python3 >/dev/null; then
+				suite docs python3 tests/docs-tests.py
+			else
+				missing docs "python3 is not installed"
+			fi
+			ktap_sub_end
+			;;
+		qemu)
+			suite qemu tests/qemu-tests.sh
+			;;
+		e500)
+			suite e500 lane_replay e500
+			;;
+		debug)
+			suite debug tests/debug-tests.sh
+			;;
+		lint)
+			suite lint tests/lint.sh
+			# the e500 device trees of 6.1 and 6.12, our driver against stock
+			suite esdhc-dt tests/esdhc-dt-tests.sh
+			;;
+		removal)
+			suite removal tests/removal-tests.sh
+			;;
+		crash)
+			suite crash tests/crash-tests.sh
+			;;
+		6.12)
+			# the same sources on Linux 6.12: KUnit, the round trip,
+			# block/005, the seed scored at the card
+			suite 6.12 lane_replay 6.12
+			;;
+		install)
+			# make install, staged into a scratch root
+			suite install tests/install-tests.sh
+			;;
+		blktests)
+			# upstream blktests on the card; skipped without BLKTESTS_DIR
+			suite blktests tests/blktests.sh
+			;;
+		*)
+			ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests 6.12)"
+			;;
+		esac
+	done
 
-# the results without their repetitions (stack, kernel, kill point)
-[ ${#suite_logs[@]} = 0 ] ||
-	diag "distinct checks: $("$top/tests/tools/distinct-checks.sh" "${suite_logs[@]}") (tests/tools/distinct-checks.sh)"
-ktap_end
-[ "$skipped" = 0 ] ||
-	diag "$skipped test(s) skipped (the '# SKIP' lines above): not failures"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+	ktap_end
+	[ "$skipped" = 0 ] ||
+		diag "$skipped test(s) skipped (the '# SKIP' lines above): not failures"
+	diag "results (KTAP leaves): $pass passed, $fail failed"
+	[ ${#suite_logs[@]} = 0 ] ||
+		diag "distinct checks per suite (tests/manifest's floors):" \
+			"$("$top/tests/tools/distinct-checks.sh" --manifest "${suite_logs[@]}" | tr -s ' \n' ' ')"
+	[ "$fail" = 0 ]
+}
+
+doc=$log_dir/check.ktap
+check_groups | tee "$doc"
+rc=${PIPESTATUS[0]}
+read -r dpass dfail dskip < <("$top/tests/tools/distinct-checks.sh" "$doc")
+[ "$dskip" = 0 ] || echo "# $dskip check(s) skipped: not failures"
+echo "$dpass passed, $dfail failed"
+[ "$rc" = 0 ] && [ "$dfail" = 0 ]

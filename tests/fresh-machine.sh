@@ -10,11 +10,14 @@
 # document of one test (tests/lib/ktap.sh): "make TARGET on a fresh
 # Debian 12 root", or the step that failed before it.
 #
-# Usage: tests/fresh-machine.sh [--target TARGET] [--from GITDIR] [--keep]
+# Usage: tests/fresh-machine.sh [--target TARGET | --ci] [--from GITDIR] [--keep]
 #                               [--ccache DIR] [--mirror URL] [--root DIR]
 #        tests/fresh-machine.sh --clean [--root DIR]
 #
 #   --target T    the make target(s), quoted if several (default: demo)
+#   --ci          what CI runs instead, `bash .ci/run` (make check with
+#                 MMCC_CI=1), with the blktests snapshot beside the source
+#                 (../shared/blktests) bind-mounted beside the clone
 #   --from DIR    clone this repository's HEAD instead of this one's (e.g.
 #                 a scratch clone with uncommitted changes committed)
 #   --keep        keep the root afterwards (for inspection: chroot DIR bash;
@@ -41,6 +44,7 @@ target=demo from=$top keep=0 ccache='' mirror='' root=$top/build/fresh-machine/r
 while [ $# -gt 0 ]; do
 	case $1 in
 	--target) target=$2; shift ;;
+	--ci) target=ci ;;
 	--from) from=$2; shift ;;
 	--keep) keep=1 ;;
 	--ccache) ccache=$2; shift ;;
@@ -298,7 +302,15 @@ umount "$root/mnt/origin"
 echo "   $(in_root git -C "$guest_src" log -1 --format='%h %s' | cut -c1-70)"
 took
 
+blktests=$(cd "$from/.." && pwd)/shared/blktests
+if [ "$target" = ci ] && [ -d "$blktests" ]; then
+	mkdir -p "$root$blktests"
+	mount --bind "$blktests" "$root$blktests"
+	mount -o remount,bind,ro "$root$blktests"
+fi
+
 case $target in
+ci) how="CI's make check, more than an hour cold" ;;
 unit) how="usually $("$top/qemu/setup/duration.sh" unit-fresh): the build packages, the kernel source, then the tests" ;;
 demo) how="usually $("$top/qemu/setup/duration.sh" demo-fresh) with a warm ccache: the demo's packages, the kernel, two guest runs" ;;
 check) how="more than an hour cold" ;;
@@ -306,8 +318,13 @@ check) how="more than an hour cold" ;;
 esac
 step "make $target in the root ($how); output also in $log"
 set +e
-# shellcheck disable=SC2016,SC2086 # $1 and $@ are the inner bash's; the targets, a word each
-in_root bash -c 'cd "$1" && shift && exec make "$@"' make "$guest_src" $target 2>&1 | tee "$log"
+if [ "$target" = ci ]; then
+	# shellcheck disable=SC2016 # $1 is the inner bash's
+	in_root bash -c 'cd "$1" && exec bash .ci/run' ci "$guest_src" 2>&1 | tee "$log"
+else
+	# shellcheck disable=SC2016,SC2086 # $1 and $@ are the inner bash's; the targets, a word each
+	in_root bash -c 'cd "$1" && shift && exec make "$@"' make "$guest_src" $target 2>&1 | tee "$log"
+fi
 rc=${PIPESTATUS[0]}
 set -e
 took

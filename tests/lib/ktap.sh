@@ -523,11 +523,15 @@ ktap_close() {
 	fi
 	# KTAP_LEAST (tests/check.sh, from tests/manifest): a document with
 	# fewer results than that lost some (one that skipped everything said
-	# why, and fails in CI by itself: missing())
+	# why, and fails in CI by itself: missing()); with KTAP_COUNT, a
+	# command that counts them in ktap_run's LOG, what it counts
+	ktap_c=$((kn_pass + kn_fail + kn_skip)) ktap_w=results
+	if [ -n "${KTAP_COUNT:-}" ] && [ -s "${ktap_log:-}" ]; then
+		ktap_c=$($KTAP_COUNT "$ktap_log") ktap_w="distinct checks"
+	fi
 	if [ "$kn_started" = 1 ] && [ -n "${KTAP_LEAST:-}" ] &&
-	   [ $((kn_pass + kn_fail)) -gt 0 ] &&
-	   [ $((kn_pass + kn_fail + kn_skip)) -lt "$KTAP_LEAST" ]; then
-		ktap_out "  # has_its_results: $1 printed $((kn_pass + kn_fail + kn_skip)) results, tests/manifest asks for at least $KTAP_LEAST"
+	   [ $((kn_pass + kn_fail)) -gt 0 ] && [ "$ktap_c" -lt "$KTAP_LEAST" ]; then
+		ktap_out "  # has_its_results: $1 printed $ktap_c $ktap_w, tests/manifest asks for at least $KTAP_LEAST"
 		kn_top=$((kn_top + 1)) kn_fail=$((kn_fail + 1))
 		ktap_out "  not ok $kn_top has_its_results"
 	fi
@@ -566,7 +570,7 @@ ktap_tmp() {
 }
 
 ktap_nest() {
-	ktap_q=0 ktap_d=0
+	ktap_q=0 ktap_d=0 ktap_log=''
 	while :; do
 		case ${1:-} in
 		-q) ktap_q=1; shift ;;

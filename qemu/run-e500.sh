@@ -9,23 +9,19 @@
 #
 # Usage: qemu/run-e500.sh --out DIR [--timeout SECONDS]
 #                         [--compatible LIST] [--esdhc-clock HZ]
-#                         [--seed ELEVATOR [--seed-mib N] | --nobind]
+#                         [--seed ELEVATOR [--seed-mib N]]
 #                         [--mem MiB] [--kernel ppc|ppc-stock]
 # QEMU's own tree names no part: its eSDHC node says only "fsl,esdhc",
-# which the driver does not take (only stock sdhci-of-esdhc serves the
-# whole family). A board's tree names its SoC first, so the tree is
-# dumped, edited with dtc from the Debian 13 root and passed back with
-# -dtb:
+# as the kernel's P1021, P1025, BSC913x and MPC8569 trees do, and the
+# driver takes the quirks from the SoC's SVR. A board's tree names its
+# part first, so the tree is dumped, edited with dtc from the Debian 13
+# root and passed back with -dtb:
 # --compatible LIST: the node's compatible list, default
 #   '"fsl,p1022-esdhc", "fsl,esdhc"' (P1022's, from the kernel's
 #   p1022si-post.dtsi: the part with no quirk beyond the eSDHC base set,
 #   as QEMU's model has none); "qemu" boots QEMU's tree unedited.
 # --esdhc-clock HZ: also "clock-frequency = <HZ>" in the node, as U-Boot
 #   fills it in on boards.
-# --nobind: instead of the boot test, the guest only checks that the host
-#   driver is registered and bound no device (e500-init.c run_nobind):
-#   with --compatible qemu, the node it must leave to stock
-#   sdhci-of-esdhc.
 # --seed ELEVATOR: instead of the boot test, the seed's workload
 # (e500-init.c run_seed): ext2 over the whole card (made here), the card's
 # scheduler set to ELEVATOR (mq-deadline, coalesce, none), an N MiB file
@@ -58,12 +54,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out='' limit=900 esdhc_clock='' compatible='"fsl,p1022-esdhc", "fsl,esdhc"'
-seed='' seed_mib=128 mem=256 nobind=0 kname=ppc
+seed='' seed_mib=128 mem=256 kname=ppc
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
 	--seed) seed=$2; shift ;;
-	--nobind) nobind=1 ;;
 	--seed-mib) seed_mib=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--compatible) compatible=$2; shift ;;
@@ -79,7 +74,6 @@ case $seed in
 '' | none | mq-deadline | coalesce) ;;
 *) echo "run-e500.sh: --seed takes none, mq-deadline or coalesce (the kernel's schedulers)" >&2; exit 2 ;;
 esac
-[ -z "$seed" ] || [ $nobind = 0 ] || { echo "run-e500.sh: --seed or --nobind, not both" >&2; exit 2; }
 case $seed_mib$mem in
 *[!0-9]*) echo "run-e500.sh: --seed-mib and --mem want MiB" >&2; exit 2 ;;
 esac
@@ -125,7 +119,6 @@ mke2fs -q -F -t ext2 -E nodiscard "$card" "${fs_size[@]}"
 
 append="console=ttyS0 panic=-1 loglevel=7 mmcc.results=ttyS1"
 [ -z "$seed" ] || append+=" mmcc.e500=seed mmcc.elevator=$seed mmcc.seed_mib=$seed_mib"
-[ $nobind = 0 ] || append+=" mmcc.e500=nobind"
 # QEMU 10 runs in the Debian 13 root and sees the run's directory there;
 # no NIC (the default one wants a ROM the root lacks)
 mnt=$troot/run-e500

@@ -33,9 +33,11 @@
 #                    sources both drivers' entries) without a warning,
 #                    and allyesconfig without stock sdhci-of-esdhc turns
 #                    every one of our symbols on;
-#  - kconfig/one_esdhc_driver  plain allyesconfig, which turns the stock
-#                    driver on, leaves our host driver off: the two take
-#                    the same device tree nodes.
+#  - kconfig/one_esdhc_driver  allyesconfig without COMPILE_TEST, which
+#                    turns the stock driver on, leaves our host driver
+#                    off: the two take the same device tree nodes;
+#  - kconfig/compile_test_builds_both  plain allyesconfig (COMPILE_TEST
+#                    on, as build bots run it) turns both on.
 # checkpatch and the builds need the guest kernels (make kernel,
 # make kernel-6.12);
 # Debian's shellcheck package is installed by qemu/setup/deps.sh lint.
@@ -73,7 +75,7 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint 17
+ktap_begin lint 18
 
 # checkpatch_exceptions PATH: ",TYPE..." that checkpatch may report on
 # the file PATH (ours, or its place in the kernel series), each with its
@@ -100,12 +102,6 @@ checkpatch_exceptions() {
 		echo ,MACRO_ARG_REUSE,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
 	*/coalesce-iosched.h)
 		echo ,MACRO_ARG_UNUSED ;;
-	# "fsl,p2020-rev1-esdhc" has no binding, yet the kernel's
-	# sdhci-pltfm.c tests it (DMA off: sdhci_get_property()); the
-	# driver matches it so that such a node gets what stock gives it
-	# (only seen in the tree: the file checks run with --no-tree).
-	drivers/mmc/host/sdhci-esdhc-e500-of.c)
-		echo ,UNDOCUMENTED_DT_STRING ;;
 	esac
 }
 
@@ -314,9 +310,11 @@ else
 			printf 'config %s\n\ttristate\n\tdefault y\n' "$sym"
 		done
 		printf 'config MMC_SDHCI_OF_ESDHC\n\ttristate "stock eSDHC driver"\n'
+		printf 'config COMPILE_TEST\n\tbool "compile test"\n'
 		echo 'source "Kconfig"'
 	} >"$kc/Kconfig.stub"
 	echo '# CONFIG_MMC_SDHCI_OF_ESDHC is not set' >"$kc/no-stock.config"
+	echo '# CONFIG_COMPILE_TEST is not set' >"$kc/no-compile-test.config"
 	# conf writes include/config/ and include/generated/ under the
 	# current directory: run it in the scratch one
 	out=$(cd "$kc" && srctree=$top KCONFIG_CONFIG=$kc/.config \
@@ -336,12 +334,21 @@ else
 		ok kconfig/parses
 	fi
 	(cd "$kc" && srctree=$top KCONFIG_CONFIG=$kc/stock.config \
+		KCONFIG_ALLCONFIG=$kc/no-compile-test.config \
 		"$conf" --allyesconfig "$kc/Kconfig.stub" >/dev/null 2>&1)
 	if grep -qx 'CONFIG_MMC_SDHCI_OF_ESDHC=y' "$kc/stock.config" &&
 		! grep -q '^CONFIG_MMC_SDHCI_ESDHC_E500=' "$kc/stock.config"; then
 		ok kconfig/one_esdhc_driver
 	else
 		ko kconfig/one_esdhc_driver "with stock sdhci-of-esdhc: $(grep -E 'ESDHC' "$kc/stock.config" | tr '\n' ' ')"
+	fi
+	(cd "$kc" && srctree=$top KCONFIG_CONFIG=$kc/bots.config \
+		"$conf" --allyesconfig "$kc/Kconfig.stub" >/dev/null 2>&1)
+	if grep -qx 'CONFIG_MMC_SDHCI_OF_ESDHC=y' "$kc/bots.config" &&
+		grep -qx 'CONFIG_MMC_SDHCI_ESDHC_E500=y' "$kc/bots.config"; then
+		ok kconfig/compile_test_builds_both
+	else
+		ko kconfig/compile_test_builds_both "allyesconfig: $(grep -E 'ESDHC|COMPILE_TEST' "$kc/bots.config" | tr '\n' ' ')"
 	fi
 fi
 

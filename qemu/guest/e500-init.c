@@ -16,10 +16,6 @@
  *  - checks the scheduler's statistics (it held and released writes);
  *  - powers the machine off.
  *
- * With "mmcc.e500=nobind" (qemu/run-e500.sh --compatible qemu: a node
- * that names no e500 part) it only checks that the host driver is
- * registered and left the node alone: no device bound to it, no card.
- *
  * With "mmcc.e500=seed" on the kernel command line (qemu/run-e500.sh
  * --seed) it runs the seed's workload instead: the disk's scheduler set
  * to mmcc.elevator, the ext2 file system made over the whole card on the
@@ -218,35 +214,6 @@ static void report_host_driver(void)
 }
 
 #define OF_DRIVER	"/sys/bus/platform/drivers/sdhci-esdhc-e500-of"
-
-/*
- * A node the driver must not take: the driver is there, but no device
- * link appears in its sysfs directory and no card comes up within 10 s
- * (a bound eSDHC shows its card here about 0.1 s after the probe, before
- * this init runs).
- */
-static void run_nobind(void)
-{
-	char bound[256] = "";
-	struct dirent *d;
-	DIR *dir;
-	int fd;
-
-	dir = opendir(OF_DRIVER);
-	result(!!dir, "of_driver_registered", "no " OF_DRIVER);
-	if (!dir)
-		return;
-	while ((d = readdir(dir)))
-		if (d->d_type == DT_LNK && strcmp(d->d_name, "module"))
-			snprintf(bound, sizeof(bound), "%s", d->d_name);
-	closedir(dir);
-	result(!*bound, "of_driver_left_generic_node", bound);
-	sleep(10);
-	fd = open(DEV, O_RDONLY);
-	result(fd < 0, "no_card_without_driver", DEV " appeared");
-	if (fd >= 0)
-		close(fd);
-}
 
 static unsigned char pattern_byte(unsigned int file, size_t off)
 {
@@ -619,10 +586,6 @@ int main(void)
 	setenv("BLKCHECK_STOCK", "1", 1);
 	mmcc("BOOTED e500");
 
-	if (!cmdline_arg("e500", arg, sizeof(arg)) && !strcmp(arg, "nobind")) {
-		run_nobind();
-		goto out;
-	}
 	if (wait_for_card()) {
 		result(0, "card_detected", "no readable " DEV " after 30 s");
 		goto out;

@@ -74,18 +74,6 @@ u32 esdhc_errata_early_data_end(struct esdhc_io *io, u32 intmask)
 }
 EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_early_data_end);
 
-/*
- * The ESDHC_IO_* erratum switches that the HOSTVER vendor version alone
- * decides; those of a particular SoC come with its compatible.  The ADMA
- * error at a block gap is a vendor 2.3 erratum: exactly 2.3, as stock
- * applies it, not "2.3 and newer" like the clock and ADMA2 switches.
- */
-unsigned int esdhc_errata_vendor_io_flags(u8 vendor_ver)
-{
-	return vendor_ver == ESDHC_VENDOR_V23 ? ESDHC_IO_ADMA_GAP : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(esdhc_errata_vendor_io_flags);
-
 /**
  * esdhc_errata_adma_gap - take back an ADMA error raised at a block gap
  * @io: the host's register access, its flags chosen by the glue

@@ -31,7 +31,6 @@ void esdhc_errata_reset_save(struct esdhc_io *io, u8 mask, u8 vendor_ver,
 void esdhc_errata_reset_restore(struct esdhc_io *io,
 				const struct esdhc_reset_saved *s, u32 ier);
 u32 esdhc_errata_early_data_end(struct esdhc_io *io, u32 intmask);
-unsigned int esdhc_errata_vendor_io_flags(u8 vendor_ver);
 bool esdhc_errata_adma_gap(struct esdhc_io *io, u32 intmask,
 			   struct mmc_data *data, dma_addr_t start);
 u32 esdhc_errata_suspend_save(struct esdhc_io *io);

@@ -14,6 +14,7 @@
 #include "sdhci.h"
 #include "esdhc-io.h"
 #include "esdhc-errata.h"
+#include "esdhc-soc.h"
 
 /* SDHCI error interrupt status: the upper half of the status word */
 #define ERR_INT_STATUS	(SDHCI_INT_STATUS + 2)
@@ -323,6 +324,12 @@ static void esdhc_io_version(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_SLOT_INT_STATUS), 0);
 	esdhc_io_writew(&f->io, 0xffff, SDHCI_HOST_VERSION);
 	KUNIT_EXPECT_EQ(test, f->writes, 0U);
+
+	/* T4240 rev 1.0 and 2.0: vendor 2.3, spec 2.0, whatever it reads */
+	f = fake_new(test, ESDHC_IO_HOSTVER_V23);
+	fake_set(f, ESDHC_HOSTVER, 0x00000102);
+	KUNIT_EXPECT_EQ(test, esdhc_io_readw(&f->io, SDHCI_HOST_VERSION),
+			0x1301);
 }
 
 static void esdhc_io_present_state(struct kunit *test)

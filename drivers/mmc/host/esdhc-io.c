@@ -139,6 +139,9 @@ u16 esdhc_io_readw(struct esdhc_io *io, int reg)
 		/* Not written to the hardware yet: see esdhc_io_writew(). */
 		return io->xfer_mode;
 	case SDHCI_HOST_VERSION:
+		if (io->flags & ESDHC_IO_HOSTVER_V23)
+			return ESDHC_VENDOR_V23 << SDHCI_VENDOR_VER_SHIFT |
+			       SDHCI_SPEC_200;
 		/* HOSTVER keeps vendor and spec version in the low half. */
 		return io->read32(io->ctx, ESDHC_HOSTVER) & 0xffff;
 	case SDHCI_SLOT_INT_STATUS:

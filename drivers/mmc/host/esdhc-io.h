@@ -81,6 +81,8 @@
  * block gap shows BLK_GAP beside it; the signal enable is left alone.
  */
 #define ESDHC_IO_ADMA_GAP		BIT(3)
+/* T4240 rev 1.0 and 2.0: HOSTVER reads as vendor 2.3, SDHCI spec 2.0. */
+#define ESDHC_IO_HOSTVER_V23		BIT(4)
 
 /**
  * struct esdhc_io - one eSDHC register file as seen by the SDHCI library

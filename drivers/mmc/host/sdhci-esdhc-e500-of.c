@@ -15,15 +15,18 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
-#include <linux/of_device.h>
 #include <linux/platform_device.h>
 #include <linux/pm.h>
 #include <linux/scatterlist.h>
+#ifdef CONFIG_PPC_85xx
+#include <asm/reg.h>
+#endif
 
 #include "sdhci-pltfm.h"
 #include "esdhc-clk.h"
 #include "esdhc-errata.h"
 #include "esdhc-io.h"
+#include "esdhc-soc.h"
 
 #include <linux/mmc-coalesce-compat.h>
 
@@ -54,39 +57,18 @@
 			 SDHCI_QUIRK_NO_CARD_NO_RESET |			\
 			 SDHCI_QUIRK_NO_ENDATTR_IN_NOPDESC)
 
-/* esdhc_of_data.flags */
-/* The card detect signal is wired and reliable: no polling. */
-#define ESDHC_OF_CD_WORKS	BIT(0)
-/* P2020: wait before a data reset while DMA may still run. */
-#define ESDHC_OF_DMA_RESET_DELAY	BIT(1)
-/* P2020: transfer complete can come early during CMD25. */
-#define ESDHC_OF_EARLY_DATA_END	BIT(2)
-
 /* How long P2020's DMA may still run when a data reset comes (ms). */
 #define ESDHC_OF_DMA_RESET_DELAY_MS	5
 
-/**
- * struct esdhc_of_data - per-compatible differences
- * @quirks: SDHCI_QUIRK_* on top of ESDHC_OF_QUIRKS
- * @quirks2: SDHCI_QUIRK2_*
- * @io_flags: ESDHC_IO_* for the register access layer
- * @flags: ESDHC_OF_*
- * @clk_caps: SD clock ceilings of the part, NULL for none
- */
-struct esdhc_of_data {
-	u32 quirks;
-	u32 quirks2;
-	unsigned int io_flags;
-	unsigned int flags;
-	const struct esdhc_clk_caps *clk_caps;
-};
+/* The most compatible strings of a node that the quirks look at. */
+#define ESDHC_OF_MAX_COMPAT		8
 
 /**
  * struct esdhc_of_host - sdhci_pltfm_priv() of an eSDHC host
  * @io: SDHCI view of the registers
  * @base: the registers (host->ioaddr, mapped by sdhci_pltfm_init())
  * @base_hz: eSDHC base clock
- * @flags: ESDHC_OF_* of the matched compatible
+ * @flags: ESDHC_SOC_* of the node and the SoC
  * @clk_caps: SD clock ceilings of the part, NULL for none
  * @proctl: PROCTL saved at suspend
  * @vendor_ver: HOSTVER vendor version, 0x12 meaning 2.2
@@ -106,33 +88,19 @@ static inline struct esdhc_of_host *esdhc_of_priv(struct sdhci_host *host)
 	return sdhci_pltfm_priv(sdhci_priv(host));
 }
 
-/* The register file is big-endian on e500, little-endian on some ARMs. */
-static u32 esdhc_of_read32_be(void *ctx, unsigned int off)
+/* The register file of every e500 eSDHC is big-endian. */
+static u32 esdhc_of_read32(void *ctx, unsigned int off)
 {
 	struct esdhc_of_host *p = ctx;
 
 	return ioread32be(p->base + off);
 }
 
-static void esdhc_of_write32_be(void *ctx, unsigned int off, u32 val)
+static void esdhc_of_write32(void *ctx, unsigned int off, u32 val)
 {
 	struct esdhc_of_host *p = ctx;
 
 	iowrite32be(val, p->base + off);
-}
-
-static u32 esdhc_of_read32_le(void *ctx, unsigned int off)
-{
-	struct esdhc_of_host *p = ctx;
-
-	return ioread32(p->base + off);
-}
-
-static void esdhc_of_write32_le(void *ctx, unsigned int off, u32 val)
-{
-	struct esdhc_of_host *p = ctx;
-
-	iowrite32(val, p->base + off);
 }
 
 /* Raw eSDHC words, for registers SDHCI does not know. */
@@ -184,11 +152,10 @@ static bool esdhc_of_is_v23(struct esdhc_of_host *p)
 /*
  * Only 2.3 and later report a settled clock (PRSSTAT SDSTB); stock
  * sdhci-of-esdhc waits up to 20 ms for it after a divider change and
- * after each clock enable, and so does this driver.  Stock sleeps in the
- * wait; this one polls without sleeping, which is right in any context
- * (the library calls set_clock from sdhci_set_ios() without host->lock,
- * and under it only with SDHCI_QUIRK_CLOCK_BEFORE_RESET, which no eSDHC
- * has) and costs microseconds where the clock settles as it should.
+ * after each clock enable, and so does this driver, sleeping between
+ * reads as stock does: the library calls set_clock from sdhci_set_ios()
+ * without host->lock, and under it only with
+ * SDHCI_QUIRK_CLOCK_BEFORE_RESET, which no eSDHC has.
  */
 static void esdhc_of_wait_clock_stable(struct sdhci_host *host)
 {
@@ -196,10 +163,8 @@ static void esdhc_of_wait_clock_stable(struct sdhci_host *host)
 	u32 prs;
 
 	if (esdhc_of_is_v23(p) &&
-	    read_poll_timeout_atomic(esdhc_of_rd, prs,
-				     prs & ESDHC_PRSSTAT_SDSTB, 10,
-				     ESDHC_OF_CLK_STABLE_US, false, p,
-				     ESDHC_PRSSTAT))
+	    read_poll_timeout(esdhc_of_rd, prs, prs & ESDHC_PRSSTAT_SDSTB, 10,
+			      ESDHC_OF_CLK_STABLE_US, false, p, ESDHC_PRSSTAT))
 		dev_err(mmc_dev(host->mmc), "SD clock did not settle\n");
 }
 
@@ -282,7 +247,7 @@ static void esdhc_of_reset(struct sdhci_host *host, u8 mask)
 	struct esdhc_of_host *p = esdhc_of_priv(host);
 	struct esdhc_reset_saved saved;
 
-	if ((p->flags & ESDHC_OF_DMA_RESET_DELAY) &&
+	if ((p->flags & ESDHC_SOC_DMA_RESET_DELAY) &&
 	    (mask & SDHCI_RESET_DATA) && (host->flags & SDHCI_REQ_USE_DMA))
 		mdelay(ESDHC_OF_DMA_RESET_DELAY_MS);
 	esdhc_errata_reset_save(&p->io, mask, p->vendor_ver, &saved);
@@ -294,7 +259,7 @@ static u32 esdhc_of_irq(struct sdhci_host *host, u32 intmask)
 {
 	struct esdhc_of_host *p = esdhc_of_priv(host);
 
-	if (!(p->flags & ESDHC_OF_EARLY_DATA_END))
+	if (!(p->flags & ESDHC_SOC_EARLY_DATA_END))
 		return intmask;
 	return esdhc_errata_early_data_end(&p->io, intmask);
 }
@@ -367,42 +332,42 @@ static int esdhc_of_base_clock(struct platform_device *pdev,
 	return 0;
 }
 
+/* The SoC's System Version Register, 0 where there is none. */
+static u32 esdhc_of_svr(void)
+{
+#ifdef CONFIG_PPC_85xx
+	return mfspr(SPRN_SVR);
+#else
+	return 0;
+#endif
+}
+
 /*
- * SDHCI quirks from the match data and the vendor version, on top of
+ * SDHCI quirks, register layer switches and errata from the node's
+ * compatibles, the SoC and the vendor version (esdhc-soc.c), on top of
  * what sdhci_get_property() took from the node (auto-cmd12, 1-bit,
  * write protect, broken-cd, no-1-8-v, and the DMA and timeout quirks it
  * keeps for "fsl,p2020-rev1-esdhc" and friends).
  */
-static void esdhc_of_quirks(struct sdhci_host *host,
-			    const struct esdhc_of_data *data)
+static void esdhc_of_quirks(struct platform_device *pdev,
+			    struct sdhci_host *host)
 {
 	struct esdhc_of_host *p = esdhc_of_priv(host);
+	struct esdhc_soc_quirks q = {
+		.quirks = host->quirks,
+		.quirks2 = host->quirks2,
+	};
+	const char *compat[ESDHC_OF_MAX_COMPAT];
+	int n;
 
-	/*
-	 * The base clock is ours (esdhc_of_base_clock()): the library must
-	 * take it from get_max_clock, never from the capabilities field,
-	 * or its maximum and our dividers would disagree whenever
-	 * "clock-frequency" and that field differ.
-	 */
-	host->quirks |= data->quirks | SDHCI_QUIRK_CAP_CLOCK_BASE_BROKEN;
-	host->quirks2 |= data->quirks2;
-	if (!(data->flags & ESDHC_OF_CD_WORKS))
-		host->quirks |= SDHCI_QUIRK_BROKEN_CARD_DETECTION;
-
-	if (esdhc_of_is_v23(p)) {
-		/* 2.3 signals transfer complete after busy, and runs ADMA2. */
-		host->quirks &= ~SDHCI_QUIRK_NO_BUSY_IRQ;
-		p->io.flags |= ESDHC_IO_ADMA2;
-	}
-	/*
-	 * CMD23 is known not to work on 2.2: multi-block transfers end
-	 * with CMD12 there.  Stock sdhci-of-esdhc turns it off on 2.2
-	 * alone, and so does this driver.
-	 */
-	if (p->vendor_ver == ESDHC_VENDOR_V22)
-		host->quirks2 |= SDHCI_QUIRK2_HOST_NO_CMD23;
-	/* Vendor-version errata: the ADMA error at a block gap of 2.3. */
-	p->io.flags |= esdhc_errata_vendor_io_flags(p->vendor_ver);
+	n = of_property_read_string_array(pdev->dev.of_node, "compatible",
+					  compat, ARRAY_SIZE(compat));
+	esdhc_soc_quirks(compat, max(n, 0), esdhc_of_svr(), p->vendor_ver, &q);
+	host->quirks = q.quirks;
+	host->quirks2 = q.quirks2;
+	p->io.flags = q.io_flags;
+	p->flags = q.flags;
+	p->clk_caps = q.clk_caps;
 }
 
 /*
@@ -431,8 +396,6 @@ static const struct sdhci_pltfm_data esdhc_of_pdata = {
 
 static int esdhc_of_probe(struct platform_device *pdev)
 {
-	const struct esdhc_of_data *data = of_device_get_match_data(&pdev->dev);
-	struct device_node *np = pdev->dev.of_node;
 	struct esdhc_of_host *p;
 	struct sdhci_host *host;
 	int ret;
@@ -445,22 +408,15 @@ static int esdhc_of_probe(struct platform_device *pdev)
 	p->base = host->ioaddr;
 
 	p->io.ctx = p;
-	if (of_property_read_bool(np, "little-endian")) {
-		p->io.read32 = esdhc_of_read32_le;
-		p->io.write32 = esdhc_of_write32_le;
-	} else {
-		p->io.read32 = esdhc_of_read32_be;
-		p->io.write32 = esdhc_of_write32_be;
-	}
-	p->io.flags = data->io_flags;
-	p->flags = data->flags;
-	p->clk_caps = data->clk_caps;
+	p->io.read32 = esdhc_of_read32;
+	p->io.write32 = esdhc_of_write32;
+	/* As read: the io flags, T4240's HOSTVER fix among them, come next. */
 	p->vendor_ver = esdhc_io_readw(&p->io, SDHCI_HOST_VERSION) >>
 			SDHCI_VENDOR_VER_SHIFT;
 
 	host->hw_name = "eSDHC";
 	sdhci_get_property(pdev);
-	esdhc_of_quirks(host, data);
+	esdhc_of_quirks(pdev, host);
 
 	ret = esdhc_of_base_clock(pdev, host);
 	if (ret)
@@ -530,63 +486,21 @@ static int esdhc_of_resume(struct device *dev)
 
 static SIMPLE_DEV_PM_OPS(esdhc_of_pm, esdhc_of_suspend, esdhc_of_resume);
 
-static const struct esdhc_of_data esdhc_of_generic = {
-};
-
-/* Like the generic eSDHC, but the card detect line can be trusted. */
-static const struct esdhc_of_data esdhc_of_cd = {
-	.flags = ESDHC_OF_CD_WORKS,
-};
-
-/* Data timeout counter value 0xf does not work. */
-static const struct esdhc_of_data esdhc_of_timeout = {
-	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL,
-};
-
-/* P1010: broken timeout value, and SD clock ceilings (esdhc-clk.c). */
-static const struct esdhc_of_data esdhc_of_p1010 = {
-	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL,
-	.clk_caps = &esdhc_clk_caps_p1010,
-};
-
 /*
- * P2020: broken timeout value as above, a controller that has to be reset
- * after each request to come back cleanly, a host control byte whose
- * only usable field is the data width, an unreliable data line active
- * bit, DMA that may still run when that reset comes, and an early
- * transfer complete during multi-block writes.
- */
-static const struct esdhc_of_data esdhc_of_p2020 = {
-	.quirks = SDHCI_QUIRK_BROKEN_TIMEOUT_VAL |
-		  SDHCI_QUIRK_RESET_AFTER_REQUEST,
-	.io_flags = ESDHC_IO_HOSTCTL_WIDTH_ONLY | ESDHC_IO_IGNORE_DATA_INHIBIT,
-	.flags = ESDHC_OF_DMA_RESET_DELAY | ESDHC_OF_EARLY_DATA_END,
-};
-
-/*
- * The e500 parts by name, never the family's "fsl,esdhc": that one is
- * also on the T-series, MPC83xx, Layerscape and LX2160A nodes, whose
- * quirks only stock sdhci-of-esdhc knows.
+ * Binding only: the quirks come from all of the node's compatibles and
+ * the SoC (esdhc_of_quirks()), whatever entry matched or none
+ * (driver_override).  The e500 nodes as stock sdhci-of-esdhc matches
+ * them: the family's "fsl,esdhc", which every e500 SoC's node carries and
+ * which names the part alone on P1021, P1025, BSC9131, BSC9132, MPC8569
+ * and B4, where the driver is built for e500; "fsl,p1010-esdhc" and
+ * "fsl,mpc8536-esdhc" also on their own.
  */
 static const struct of_device_id esdhc_of_match[] = {
-	{ .compatible = "fsl,p2020-esdhc", .data = &esdhc_of_p2020 },
-	{ .compatible = "fsl,mpc8536-esdhc", .data = &esdhc_of_timeout },
-	{ .compatible = "fsl,p1010-esdhc", .data = &esdhc_of_p1010 },
-	{ .compatible = "fsl,p1020-esdhc", .data = &esdhc_of_cd },
-	{ .compatible = "fsl,p1022-esdhc", .data = &esdhc_of_generic },
-	{ .compatible = "fsl,c293-esdhc", .data = &esdhc_of_generic },
-	{ .compatible = "fsl,p2041-esdhc", .data = &esdhc_of_generic },
-	{ .compatible = "fsl,p3041-esdhc", .data = &esdhc_of_generic },
-	{ .compatible = "fsl,p4080-esdhc", .data = &esdhc_of_cd },
-	{ .compatible = "fsl,p5020-esdhc", .data = &esdhc_of_cd },
-	{ .compatible = "fsl,p5040-esdhc", .data = &esdhc_of_cd },
-	/*
-	 * P2020 rev 1: its DMA does not work.  sdhci_get_property() turns
-	 * DMA off for this compatible, as it does for stock sdhci-of-esdhc,
-	 * whose P2020 fixups test "fsl,p2020-esdhc" and so, like this
-	 * entry, leave a node that names only rev 1 with the base set.
-	 */
-	{ .compatible = "fsl,p2020-rev1-esdhc", .data = &esdhc_of_generic },
+#ifdef CONFIG_PPC_85xx
+	{ .compatible = "fsl,esdhc" },
+#endif
+	{ .compatible = "fsl,p1010-esdhc" },
+	{ .compatible = "fsl,mpc8536-esdhc" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, esdhc_of_match);
@@ -594,6 +508,7 @@ MODULE_DEVICE_TABLE(of, esdhc_of_match);
 static struct platform_driver sdhci_esdhc_e500_of_driver = {
 	.driver = {
 		.name		= "sdhci-esdhc-e500-of",
+		.probe_type	= PROBE_PREFER_ASYNCHRONOUS,
 		.of_match_table	= esdhc_of_match,
 		.pm		= &esdhc_of_pm,
 	},

@@ -97,6 +97,30 @@ if "$top/qemu/setup/deps.sh" dkms >"$stage-deps.log" 2>&1; then
 	else
 		ko install/dkms_install "make dkms KVER=$kver failed; see ${dk#"$top"/}.log"
 	fi
+	# the staged source and DKMS's build carry the scheduler only
+	if [ -n "$hdr" ] && [ -d "$dk/usr/src" ] &&
+		[ -z "$(find "$dk/usr/src" "$dk/var/lib/dkms" \( -path '*/mmc/host*' -o -name 'sdhci*' \) -print -quit)" ]; then
+		ok install/dkms_ships_scheduler_only
+	else
+		ko install/dkms_ships_scheduler_only "host driver files under ${dk#"$top"/}: $(find "$dk" -path '*/mmc/host*' -print -quit)"
+	fi
+	# a kernel without its linux-source: one line naming the package,
+	# and nothing staged, registered or installed
+	nosrc=$stage-dkms-nosrc
+	rm -rf "$nosrc"
+	mkdir -p "$nosrc/no-sources"
+	out=$(DKMS_ROOT=$nosrc/root LINUX_SOURCE_DIR=$nosrc/no-sources KVER=$kver \
+		make -s -C "$top" dkms 2>&1)
+	rc=$?
+	said=$(printf '%s\n' "$out" | grep -v '^make: ')
+	if [ -n "$hdr" ] && [ $rc != 0 ] && [ "$(printf '%s\n' "$said" | grep -c .)" = 1 ] &&
+		printf '%s\n' "$said" | grep -q "install Debian's linux-source-$(echo "$kver" | cut -d. -f1,2) " &&
+		[ ! -e "$nosrc/root" ]; then
+		ok install/dkms_no_linux_source_refused
+	else
+		ko install/dkms_no_linux_source_refused "rc=$rc, output: $out; $(find "$nosrc/root" -print -quit 2>/dev/null)"
+	fi
+	rm -rf "$nosrc"
 	# make install against the same headers (no block/ in them)
 	rm -rf "$dk-install"
 	if [ -n "$hdr" ] && KDIR=/lib/modules/$kver/build INSTALL_MOD_PATH=$dk-install \

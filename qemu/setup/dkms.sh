@@ -2,10 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # make dkms: register the coalesce scheduler with DKMS and build and
 # install it for a kernel, the way Debian installs out-of-tree modules:
-# the project's kbuild files (Makefile, Kconfig, drivers/, include/) and
-# qemu/setup/dkms.conf are copied to SOURCE/mmc-coalesce-VERSION/, then
-# `dkms add`, `dkms build -k KVER`, `dkms install -k KVER`. DKMS then
-# rebuilds it for every kernel whose headers are installed later.
+# the scheduler's sources (drivers/mmc/coalesce/, include/, the block
+# headers script) and qemu/setup/dkms.conf are copied to
+# SOURCE/mmc-coalesce-VERSION/, then `dkms add`, `dkms build -k KVER`,
+# `dkms install -k KVER`. DKMS then rebuilds it for every kernel of the
+# supported series (dkms.conf's BUILD_EXCLUSIVE_KERNEL) whose headers are
+# installed later. The host driver is not shipped: e500 kernels build it
+# in (Documentation/e500-build.md).
+#
+# Before anything is staged it refuses, in one line, a kernel outside the
+# supported series and one whose linux-source package is missing (Debian's
+# headers have no block/; the build takes the block layer's private
+# headers from /usr/src/linux-source-X.Y.tar.xz).
 #
 # Environment:
 #   KVER         the kernel (default: the running one); its headers must
@@ -15,6 +23,8 @@
 #                DKMS_ROOT/var/lib/dkms and the module to
 #                DKMS_ROOT/lib/modules (dkms --sourcetree, --dkmstree,
 #                --installtree); default: the system's
+#   LINUX_SOURCE_DIR  where linux-source-X.Y.tar.xz is looked for
+#                (default /usr/src, where Debian's package puts it)
 # Usage: make dkms [KVER=...] [DKMS_ROOT=...]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,6 +43,12 @@ version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
 if [ -z "$root" ] && [ "$(id -u)" != 0 ]; then
 	die "registering with the system's DKMS needs root (or DKMS_ROOT=DIR)"
 fi
+exclusive=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$conf")
+[[ $kver =~ $exclusive ]] ||
+	die "$kver is not a supported kernel (Linux 6.1 and 6.12: $exclusive in dkms.conf)"
+series=$(echo "$kver" | cut -d. -f1,2)
+[ -f "${LINUX_SOURCE_DIR:-/usr/src}/linux-source-$series.tar.xz" ] ||
+	die "no ${LINUX_SOURCE_DIR:-/usr/src}/linux-source-$series.tar.xz: install Debian's linux-source-$series (the block layer's headers for $kver come from it)"
 
 trees=()
 src=/usr/src
@@ -51,7 +67,7 @@ rm -rf "$dest"
 mkdir -p "$dest"
 tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='modules.order' \
-	Makefile Kconfig drivers include qemu/setup/block-headers.sh | tar -C "$dest" -xf -
+	drivers/mmc/coalesce include qemu/setup/block-headers.sh | tar -C "$dest" -xf -
 cp "$conf" "$dest/dkms.conf"
 echo "dkms: $name $version staged in $dest"
 dkms add "${trees[@]}" -m "$name" -v "$version"

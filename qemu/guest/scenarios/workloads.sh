@@ -174,8 +174,12 @@ make_fs() {
 }
 
 # The seed: iozone/dd writing a file of twice the RAM on ext2, then sync.
+# Phases at the card: 0 mkfs and mount, 1 the workload and its sync, 3
+# the first read-back, 4 umount, fsck, mount, 5 the second read-back, 6
+# the last umount (2 is where the workload's sync ended).
 dd_workload() { # $1: fs type
 	kib=$(seed_file_kib)
+	phase 0
 	make_fs "$1" || return
 	kv "fs=$1" "file_kib=$kib"
 	marker 1
@@ -194,12 +198,16 @@ dd_workload() { # $1: fs type
 	fi
 	# after the sync, from the card (not the page cache), and again
 	# after a remount
+	phase 3
 	echo 3 >/proc/sys/vm/drop_caches
 	blkcheck seedverify /mnt/ff "$kib" "$seed" seed_data_after_sync
+	phase 4
 	umount /mnt || fail umount "umount failed"
 	fsck_clean fsck
 	mount -t "$fs" "$DEV" /mnt || { fail remount "mount $fs failed"; return; }
+	phase 5
 	blkcheck seedverify /mnt/ff "$kib" "$seed" seed_data_after_remount
+	phase 6
 	umount /mnt || fail umount2 "umount after the check failed"
 }
 

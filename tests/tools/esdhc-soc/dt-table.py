@@ -493,7 +493,7 @@ for row in rows:
         table.append("| {} | {} | {} | {} | {} | {} | {} |".format(
             row["board"] + (" (disabled)" if row["disabled"] else ""),
             f"{row['soc']} ({row['svr'] >> 8:06x})", ", ".join(f"`{x}`" for x in c),
-            "ours" if "ours" in bound_ours else "/".join(bound_ours) or "none",
+            f"{'+'.join(bound_ours) or 'none'} / {'+'.join(bound_stock) or 'none'}",
             " ".join(names(sq & ~base, QUIRK)) or "-",
             " ".join(names(sq2, QUIRK2)) or "-",
             " ".join(sorted(se)) or "-"))
@@ -501,7 +501,8 @@ harness.stdin.close()
 harness.wait()
 
 with open(args.table, "w") as f:
-    f.write("| board | SoC | compatible | driver (ours) | quirks beyond the base | quirks2 | errata |\n")
+    f.write("| board | SoC (SVR) | compatible | binds: ours configured / stock configured "
+            "| quirks beyond the base | quirks2 | errata |\n")
     f.write("|---|---|---|---|---|---|---|\n")
     f.write("\n".join(table) + "\n")
 out("DIAG", f"{len(rows)} eSDHC nodes; table in {args.table}")

@@ -106,16 +106,36 @@ card_claim seed/$OURS/fewer_au_switches_than_stock "$seed_stock/card.kv" "$LAST_
 # pattern read back after sync and after a remount. FAT locks buffers of
 # its table (fat_mirror_bhs()) that a held write holds locked; the waiter
 # probe must free them, or the writer sleeps until an idle release (1 s
-# and more) and the card with it: the longest pause between two write
-# commands while the stream runs stays under 0.5 s.
+# and more) and the card with it. So: the longest stretch with no card
+# activity at all (QEMU's sdcard and sdhci events) that ends in a write of
+# at most 16 KiB, one the window may have held, while the stream runs
+# (markers 1 to 2), stays under 0.5 s. (The pause between the starts of
+# two writes is no measure under TCG: it holds the transfer of a 512 KiB
+# write and the guest's own slowness, 3.3 s with the probe and 4.0 s
+# without it on a loaded host; this one was 0.2 s and 1.0 s.)
+idle_before_small_ms() { # RUN
+	local base
+	base=$(sed -n 's/^KV marker_base=//p' "$1/result.txt" | head -n 1)
+	[ -n "$base" ] || return
+	"$cardtrace" --marker-base "$base" --from 1 --to 2 --dump "$1/trace.log" 2>/dev/null |
+		awk '$2 == "W" || $2 == "R" { print "C", $1, $2, $4 }' >"$1/idle.cmds"
+	awk -F'[@:]' '{ printf "T %.0f\n", $2 * 1e6 }' "$1/trace.log" |
+		cat "$1/idle.cmds" - | awk '
+		$1 == "C" { small[$2] = $3 == "W" && $4 <= 32; if (!t0) t0 = $2; t1 = $2; next }
+		{ t = $2
+		  if (t >= t0 && t <= t1 && (t in small) && small[t] && last && t - last > m)
+			m = t - last
+		  last = t }
+		END { if (t0) printf "%.1f\n", m / 1000 }'
+}
 scenario fat32 $OURS 900
 card_score fat32/$OURS/card_scored "$LAST_OUT"
-gap=$(card_kv_of max_write_gap_ms "$LAST_OUT/card.kv" 2>/dev/null)
-if awk -v g="${gap:-}" 'BEGIN { exit !(g != "" && g < 500) }'; then
-	diag "fat32: longest pause between write commands ${gap} ms"
+idle=$(idle_before_small_ms "$LAST_OUT")
+if awk -v g="${idle:-}" 'BEGIN { exit !(g != "" && g < 500) }'; then
+	diag "fat32: longest card idle before a small write ${idle} ms"
 	ok "fat32/$OURS/no_stall_at_the_card"
 else
-	ko "fat32/$OURS/no_stall_at_the_card" "longest pause between write commands ${gap:-?} ms (bound 500)"
+	ko "fat32/$OURS/no_stall_at_the_card" "the card sat idle ${idle:-?} ms before a small write (bound 500)"
 fi
 
 # The seed on f2fs with ours: f2fs sends its metadata with flags of its

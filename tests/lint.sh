@@ -24,7 +24,7 @@
 #                    SPDX-License-Identifier line on line 1 (line 2 after
 #                    a shebang), or, for the files whose format cannot
 #                    carry a comment (the analyzer's test cases, the bench
-#                    results and commands), an entry in .dep5 (the
+#                    results and commands), an entry in .reuse/dep5 (the
 #                    machine-readable debian/copyright format, DEP-5);
 #  - compat/...     LINUX_VERSION_CODE appears in the compat header
 #                    (include/linux/mmc-coalesce-compat.h) and in no other
@@ -243,10 +243,10 @@ for f in "${scripts[@]}"; do
 done
 ktap_sub_end
 
-# SPDX: .dep5's Files patterns (globs in which "*" matches "/" too) of
+# SPDX: .reuse/dep5's Files patterns (globs in which "*" matches "/" too) of
 # the paragraphs that name a License
 dep5=()
-if [ -f .dep5 ]; then
+if [ -f .reuse/dep5 ]; then
 	pats=() lic='' field=''
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in '#'*) continue ;; esac
@@ -274,7 +274,7 @@ if [ -f .dep5 ]; then
 			;;
 		*) field=other ;;
 		esac
-	done <.dep5
+	done <.reuse/dep5
 	[ -z "$lic" ] || dep5+=("${pats[@]}")
 fi
 in_dep5() {
@@ -360,7 +360,7 @@ for f in "${files[@]}"; do
 	if [[ $first =~ $spdx_re ]] || in_dep5 "$f"; then
 		ok "$f"
 	else
-		ko "$f" "no SPDX-License-Identifier on line 1 (line 2 after a shebang), and no .dep5 entry"
+		ko "$f" "no SPDX-License-Identifier on line 1 (line 2 after a shebang), and no .reuse/dep5 entry"
 	fi
 done
 ktap_sub_end

@@ -65,10 +65,10 @@
  *   blkcheck lists DEV STATS   six held writeback writes: the debugfs list
  *                              "held" shows each, as many as held_now, with
  *                              distinct valid tags; "queued" has valid tags
- *   blkcheck flushrace DEV     on a device that emulates FUA with a flush
+ *   blkcheck fuarace DEV       on a device that emulates FUA with a flush
  *                              (null_blk fua=0) and completes slowly: an
- *                              O_DIRECT write, an O_DSYNC one (a flush
- *                              sequence's data step) and a newer O_DIRECT
+ *                              O_DIRECT write, an O_DSYNC one (REQ_FUA: a
+ *                              write, then a flush) and a newer O_DIRECT
  *                              one to the same sectors, while the device
  *                              is busy: the newest data is what reads back
  *   blkcheck waitheld DEV STATS LIMIT_MS
@@ -622,12 +622,12 @@ static int check_lists(const char *dev, const char *stats)
  * FUA by a write and a flush (null_blk completion_nsec, fua=0), one
  * command at a time: X far away keeps it busy; then, 250 ms apart and
  * all to the same 64 KiB, O (O_DIRECT), F (O_DIRECT|O_DSYNC: REQ_FUA,
- * which the flush machinery turns into a data step at the head of the
- * scheduler, then a flush) and N (O_DIRECT). N came last: its data must
- * be what reads back, not F's (a data step that waits for N as well as
- * for O lands after N).
+ * which the flush machinery sends as a write with a flush after it) and
+ * N (O_DIRECT). N came last: its data must be what reads back. (A data
+ * step at the head of the scheduler, 6.5+, needs a write with
+ * REQ_PREFLUSH, which no user interface to a block device makes.)
  */
-static int flushrace_write(const char *dev, int flags, u64 sector, u32 seed,
+static int fuarace_write(const char *dev, int flags, u64 sector, u32 seed,
 			   unsigned int delay_ms)
 {
 	unsigned char *w = xalloc(65536);
@@ -642,25 +642,25 @@ static int flushrace_write(const char *dev, int flags, u64 sector, u32 seed,
 	_exit(fd < 0 || pwrite_all(fd, w, 65536, (off_t)sector * SECTOR));
 }
 
-static int check_flushrace(const char *dev)
+static int check_fuarace(const char *dev)
 {
 	u64 s = 2048;
 	unsigned char *w = xalloc(65536), *r = xalloc(65536);
 	int st, bad = 0, ok;
 
-	ok = !flushrace_write(dev, 0, s + 8 * 8192, 70, 0) &&
-	     !flushrace_write(dev, 0, s, 71, 250) &&
-	     !flushrace_write(dev, O_DSYNC, s, 72, 500) &&
-	     !flushrace_write(dev, 0, s, 73, 750);
+	ok = !fuarace_write(dev, 0, s + 8 * 8192, 70, 0) &&
+	     !fuarace_write(dev, 0, s, 71, 250) &&
+	     !fuarace_write(dev, O_DSYNC, s, 72, 500) &&
+	     !fuarace_write(dev, 0, s, 73, 750);
 	while (wait(&st) > 0)
 		bad |= !WIFEXITED(st) || WEXITSTATUS(st);
 	ok = ok && !bad && !read_direct(dev, (off_t)s * SECTOR, r, 65536);
 	fill(w, 65536, s, 73);
-	printf("MMCC KV flush_race_last=%s\n", !ok ? "error" :
+	printf("MMCC KV fua_race_last=%s\n", !ok ? "error" :
 	       !memcmp(r, w, 65536) ? "newest" : "older");
 	result(ok && !memcmp(r, w, 65536),
-	       "flush_step_lands_before_newer_write",
-	       "a flush sequence's data step overwrote a newer write");
+	       "fua_write_then_newer_write_last_wins",
+	       "an emulated FUA write overwrote a newer write");
 	free(w);
 	free(r);
 	return ok ? 0 : -1;
@@ -2285,7 +2285,7 @@ static int print_usage(void)
 	      "       blkcheck fsyncmerge DEV PART STATS LIMIT_MS\n"
 	      "       blkcheck waitheld DEV STATS LIMIT_MS\n"
 	      "       blkcheck lists DEV STATS\n"
-	      "       blkcheck flushrace DEV\n"
+	      "       blkcheck fuarace DEV\n"
 	      "       blkcheck seedwrite FILE KIB SEED\n"
 	      "       blkcheck seedverify FILE KIB SEED NAME\n"
 	      "       blkcheck fsyncprobe DIR STOPFILE\n"
@@ -2341,8 +2341,8 @@ int main(int argc, char **argv)
 				 (unsigned int)strtoul(argv[5], NULL, 0));
 	else if (!strcmp(cmd, "lists") && argc > 3)
 		check_lists(argv[2], argv[3]);
-	else if (!strcmp(cmd, "flushrace"))
-		check_flushrace(argv[2]);
+	else if (!strcmp(cmd, "fuarace"))
+		check_fuarace(argv[2]);
 	else if (!strcmp(cmd, "waitheld") && argc > 4)
 		check_waitheld(argv[2], argv[3],
 			       (unsigned int)strtoul(argv[4], NULL, 0));

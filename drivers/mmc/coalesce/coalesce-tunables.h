@@ -1,19 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The coalesce scheduler's tunables, in one table. Each line feeds the
- * module parameter (the default for new disks), the per-disk file in
- * /sys/block/<disk>/queue/iosched/, the range check of both, the
- * statistics file, Documentation/admin-guide.md and the guest tests'
- * out-of-range values (qemu/initramfs.sh reads this file).
- *
- * COALESCE_TUNABLE(name, default, min, max, help)
- *
- * au_kb has one more rule: 0, or a multiple of 4 (whole 4 KiB pages) of at
- * least 16; the SD AU sizes of 12 and 24 MiB are not powers of two.
- * The defaults come from replaying stock 6.1 card traces through the
- * window (Documentation/reorder-window.md): the hold curve bends at
- * 4.5-5 s, and below 2 s the window does worse than stock. meta_hold_ms
- * and meta_idle_ms were measured in the guest (same document).
+ * COALESCE_TUNABLE(name, default, min, max, help): the module parameter,
+ * the per-disk file in /sys/block/<disk>/queue/iosched/, their range
+ * check, the statistics and the guest tests (qemu/initramfs.sh reads this
+ * file). au_kb is 0 or whole 4 KiB pages from 16 (12 and 24 MiB AUs
+ * exist). The defaults: Documentation/reorder-window.md.
  */
 COALESCE_TUNABLE(enable, 1, 0, 1,
 		 "Hold and reorder writes (1) or pass them in arrival order (0)")

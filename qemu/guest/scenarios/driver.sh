@@ -215,7 +215,7 @@ contract_checks() {
 	echo default >"$DISKP/meta_idle_ms"
 	echo 1000 >"$DISKP/idle_ms"
 	zoned_refused
-	flush_race
+	fua_race
 }
 
 # kernel_at_least MAJOR MINOR: the running kernel is that or newer
@@ -254,19 +254,19 @@ zoned_refused() {
 	rmmod null_blk
 }
 
-# A flush sequence's data step and a newer write to the same sectors
-# (blkcheck flushrace) on null_blk with a write cache, FUA emulated by a
-# flush, one command at a time, each taking a second. From 6.5 the step
-# comes through the scheduler; on 6.1 it goes past it.
-flush_race() {
+# A FUA write emulated by a write and a flush, and a newer write to the
+# same sectors (blkcheck fuarace) on null_blk with a write cache, one
+# command at a time, each taking a second. From 6.5 the FUA write comes
+# through the scheduler (a sync write); on 6.1 it goes past it.
+fua_race() {
 	if ! modprobe null_blk nr_devices=1 memory_backed=1 cache_size=64 \
 		fua=0 irqmode=2 completion_nsec=1000000000 hw_queue_depth=1 \
 		gb=1 2>/tmp/nullb.err; then
-		fail flush_step_lands_before_newer_write "modprobe null_blk: $(cat /tmp/nullb.err)"
+		fail fua_write_then_newer_write_last_wins "modprobe null_blk: $(cat /tmp/nullb.err)"
 		return
 	fi
 	echo coalesce >/sys/block/nullb0/queue/scheduler
-	blkcheck flushrace /dev/nullb0
+	blkcheck fuarace /dev/nullb0
 	rmmod null_blk
 }
 

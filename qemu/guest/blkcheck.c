@@ -620,49 +620,56 @@ static int check_lists(const char *dev, const char *stats)
 /*
  * On a device that completes each command after a second and emulates
  * FUA by a write and a flush (null_blk completion_nsec, fua=0), one
- * command at a time: X far away keeps it busy; then, 250 ms apart and
- * all to the same 64 KiB, O (O_DIRECT), F (O_DIRECT|O_DSYNC: REQ_FUA,
- * which the flush machinery sends as a write with a flush after it) and
- * N (O_DIRECT). N came last: its data must be what reads back. (A data
- * step at the head of the scheduler, 6.5+, needs a write with
- * REQ_PREFLUSH, which no user interface to a block device makes.)
+ * command at a time: X far away keeps it busy; then, one io_submit()
+ * after the other, all to the same 64 KiB, O (O_DIRECT), F (RWF_DSYNC:
+ * REQ_FUA, sent as a write with a flush after it) and N (O_DIRECT). N
+ * came last: its data must be what reads back. (A data step at the head
+ * of the scheduler, 6.5+, needs a write with REQ_PREFLUSH, which no user
+ * interface to a block device sends.)
  */
-static int fuarace_write(const char *dev, int flags, u64 sector, u32 seed,
-			   unsigned int delay_ms)
-{
-	unsigned char *w = xalloc(65536);
-	pid_t pid = fork();
-	int fd;
-
-	if (pid)
-		return pid > 0 ? 0 : -1;
-	usleep(delay_ms * 1000);
-	fill(w, 65536, sector, seed);
-	fd = open(dev, O_WRONLY | O_DIRECT | flags);
-	_exit(fd < 0 || pwrite_all(fd, w, 65536, (off_t)sector * SECTOR));
-}
-
 static int check_fuarace(const char *dev)
 {
-	u64 s = 2048;
-	unsigned char *w = xalloc(65536), *r = xalloc(65536);
-	int st, bad = 0, ok;
+	static const u32 seeds[4] = { 70, 71, 72, 73 };
+	u64 s = 2048, at[4] = { 2048 + 8 * 8192, 2048, 2048, 2048 };
+	unsigned char *w[4], *r = xalloc(65536);
+	int fd = open(dev, O_RDWR | O_DIRECT), i, ok = fd >= 0;
+	struct iocb cb[4], *p;
+	struct io_event ev[4];
+	aio_context_t ctx = 0;
+	long got = 0;
 
-	ok = !fuarace_write(dev, 0, s + 8 * 8192, 70, 0) &&
-	     !fuarace_write(dev, 0, s, 71, 250) &&
-	     !fuarace_write(dev, O_DSYNC, s, 72, 500) &&
-	     !fuarace_write(dev, 0, s, 73, 750);
-	while (wait(&st) > 0)
-		bad |= !WIFEXITED(st) || WEXITSTATUS(st);
-	ok = ok && !bad && !read_direct(dev, (off_t)s * SECTOR, r, 65536);
-	fill(w, 65536, s, 73);
+	ok = ok && !syscall(__NR_io_setup, 4, &ctx);
+	for (i = 0; i < 4; i++) {
+		w[i] = xalloc(65536);
+		fill(w[i], 65536, at[i], seeds[i]);
+		aio_prep(&cb[i], fd, 1, w[i], 65536, at[i]);
+		if (i == 2)
+			cb[i].aio_rw_flags = RWF_DSYNC;
+		p = &cb[i];
+		ok = ok && syscall(__NR_io_submit, ctx, 1L, &p) == 1;
+		usleep(100000);
+	}
+	while (ok && got < 4) {
+		long n = syscall(__NR_io_getevents, ctx, 1L, 4L - got, ev, NULL);
+
+		ok = n > 0;
+		for (i = 0; ok && i < n; i++)
+			ok = ev[i].res == 65536;
+		got += n > 0 ? n : 0;
+	}
+	if (ctx)
+		syscall(__NR_io_destroy, ctx);
+	ok = ok && !pread_all(fd, r, 65536, (off_t)s * SECTOR);
 	printf("MMCC KV fua_race_last=%s\n", !ok ? "error" :
-	       !memcmp(r, w, 65536) ? "newest" : "older");
-	result(ok && !memcmp(r, w, 65536),
+	       !memcmp(r, w[3], 65536) ? "newest" : "older");
+	result(ok && !memcmp(r, w[3], 65536),
 	       "fua_write_then_newer_write_last_wins",
 	       "an emulated FUA write overwrote a newer write");
-	free(w);
+	for (i = 0; i < 4; i++)
+		free(w[i]);
 	free(r);
+	if (fd >= 0)
+		close(fd);
 	return ok ? 0 : -1;
 }
 

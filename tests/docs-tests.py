@@ -2,14 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Documentation checks, as KTAP: every relative link in a tracked Markdown
 file resolves to a tracked file inside the repository (and, with a
-#fragment, to a heading of that file), and every `make TARGET` the README
-names is a target of the Makefile.
+#fragment, to a heading of that file); every `make TARGET` the README
+names is a target of the Makefile; every reStructuredText file parses
+with docutils without a warning (what the kernel's `make htmldocs` needs
+of it first); and the tables that tests/tools/bench-tables.sh makes from
+Documentation/bench/results.tsv are the ones README.md and benchmarks.md
+show.
 
 Usage: tests/docs-tests.py"""
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -35,6 +41,43 @@ def anchors(path):
             text = re.sub(r"[^\w\- ]", "", text)
             found.add(text.replace(" ", "-"))
     return found
+
+
+def rst_problems(path):
+    """docutils' warnings and errors on a reStructuredText file."""
+    try:
+        import docutils.core
+        import docutils.utils
+    except ImportError:
+        return ["docutils is not installed (Debian: python3-docutils)"]
+    with open(os.path.join(TOP, path), encoding="utf-8") as f:
+        src = f.read()
+    try:
+        docutils.core.publish_doctree(src, source_path=path, settings_overrides={
+            "report_level": 2, "halt_level": 2, "warning_stream": False})
+    except docutils.utils.SystemMessage as e:
+        return [str(e)]
+    return []
+
+
+def tables_problems():
+    """The generated tables, made again from results.tsv, against the docs."""
+    docs = ["README.md", "Documentation/benchmarks.md"]
+    with tempfile.TemporaryDirectory() as tmp:
+        copies = [os.path.join(tmp, os.path.basename(d)) for d in docs]
+        for d, c in zip(docs, copies):
+            shutil.copy(os.path.join(TOP, d), c)
+        run = subprocess.run(
+            [os.path.join(TOP, "tests/tools/bench-tables.sh"),
+             os.path.join(TOP, "Documentation/bench/results.tsv")] + copies,
+            capture_output=True, text=True)
+        if run.returncode:
+            return [f"bench-tables.sh failed: {run.stderr.strip()}"]
+        return [f"{d}: its tables differ from what results.tsv makes "
+                "(tests/tools/bench-tables.sh)"
+                for d, c in zip(docs, copies)
+                if open(c, encoding="utf-8").read() !=
+                open(os.path.join(TOP, d), encoding="utf-8").read()]
 
 
 def main():
@@ -70,6 +113,10 @@ def main():
     results.append(("readme_make_targets_exist",
                     [f"make {t}: no such target" for t in named
                      if t not in targets]))
+
+    for rst in sorted(f for f in files if f.endswith(".rst")):
+        results.append((f"rst_parses/{rst}", rst_problems(rst)))
+    results.append(("tables_match_results_tsv", tables_problems()))
 
     print("KTAP version 1")
     print("# docs")

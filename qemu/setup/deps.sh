@@ -14,7 +14,7 @@
 #            qemu/setup/kernel.sh, make unit (gcc with ASan/UBSan), make modules,
 #            make lint (sparse, perl for checkpatch.pl, git ls-files),
 #            the unit group's python3 (the kernel's kunit.py parser, the
-#            documentation checks), and qemu/setup/kernel-patch.sh (git,
+#            documentation checks, with docutils for the .rst), and qemu/setup/kernel-patch.sh (git,
 #            patch: the series and the trees with a series applied)
 #   guest    qemu/initramfs.sh: busybox, e2fsprogs, dosfstools, exfatprogs,
 #            f2fs-tools, mmc-utils, flashbench, fio copied
@@ -43,7 +43,7 @@ set -euo pipefail
 
 declare -A pkgs=(
 	[build]="linux-source-6.1 xz-utils make gcc libc6-dev bc bison flex perl
-	libelf-dev libssl-dev cpio ccache sparse git python3 patch"
+	libelf-dev libssl-dev cpio ccache sparse git python3 python3-docutils patch"
 	[guest]="busybox-static e2fsprogs dosfstools exfatprogs f2fs-tools mmc-utils flashbench fio kmod cpio gcc libc6-dev make"
 	[qemu]="qemu-system-x86 python3"
 	[plot]="gnuplot-nox"

@@ -8,6 +8,7 @@
 #   include/linux/            the compat header (6.1 and 6.12, one source)
 #   drivers/mmc/host/         the sdhci-esdhc-e500 host driver (from drivers/mmc/host/)
 #   Documentation/ABI/testing the scheduler's sysfs files
+#   Documentation/block/      the scheduler's documentation (in its index)
 # plus their Kconfig, Makefile and MAINTAINERS entries. Nothing is kept
 # twice: the files are copied from the project, the Kconfig entries are
 # the project's Kconfig stanzas (less a "depends on BLOCK" that
@@ -100,7 +101,7 @@ author=${KERNEL_PATCH_AUTHOR:-mmc-coalesce developers <mmc-coalesce@example.org>
 case $author in *' <'*'@'*'>') ;; *)
 	echo "kernel-patch.sh: KERNEL_PATCH_AUTHOR must read 'Name <email>'" >&2; exit 2 ;;
 esac
-inputs=(drivers include Documentation/ABI qemu/setup/kernel-patch.sh)
+inputs=(drivers include Documentation/ABI Documentation/block qemu/setup/kernel-patch.sh)
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 	SOURCE_DATE_EPOCH=$(git -C "$top" log -1 --format=%ct -- "${inputs[@]}" 2>/dev/null || true)
 	SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1764547200}
@@ -169,7 +170,8 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 g() { git -C "$work" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
 g init -q -b main
 edited=(MAINTAINERS block/Kconfig.iosched block/Makefile
-	drivers/mmc/host/Kconfig drivers/mmc/host/Makefile)
+	Documentation/block/index.rst drivers/mmc/host/Kconfig
+	drivers/mmc/host/Makefile)
 for f in "${edited[@]}"; do
 	mkdir -p "$work/$(dirname "$f")"
 	cp "$base/$f" "$work/$f"
@@ -367,14 +369,19 @@ the count, size and time bounds, the idle release, flush/FUA/sync
 writes, reads and overlapping writes, drain, the backward-write hold,
 and same-range rewrites kept in arrival order."
 
-# 3: the ABI of the scheduler's sysfs files
+# 3: the documentation and the ABI of the scheduler's sysfs files
 abi=Documentation/ABI/testing/sysfs-block-queue-iosched-coalesce
+doc=Documentation/block/coalesce-iosched.rst
 put "$abi" "$abi"
-maint_add "$sched_title" "$abi"
-commit "block: coalesce: document the per-disk tunables" \
-"The coalesce scheduler's tunables are files in
-/sys/block/<disk>/queue/iosched/, each with a module parameter as its
-default. Describe them, their ranges and what writing \"default\" does."
+put "$doc" "$doc"
+insert_after Documentation/block/index.rst -xF '   bfq-iosched' '   coalesce-iosched'
+maint_add "$sched_title" "$abi" "$doc"
+commit "block: coalesce: document the scheduler and its tunables" \
+"Say what the coalesce scheduler does, the contract its reorder window
+keeps, where it helps and where it does not, and each tunable. The
+tunables are files in /sys/block/<disk>/queue/iosched/, each with a
+module parameter as its default; the ABI entries give their ranges and
+what writing \"default\" does."
 
 # 4: the host driver
 p=$(make_paragraph "$top/$hs/Makefile" MMC_SDHCI_ESDHC_E500)

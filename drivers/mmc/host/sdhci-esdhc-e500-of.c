@@ -489,18 +489,15 @@ static SIMPLE_DEV_PM_OPS(esdhc_of_pm, esdhc_of_suspend, esdhc_of_resume);
 /*
  * Binding only: the quirks come from all of the node's compatibles and
  * the SoC (esdhc_of_quirks()), whatever entry matched or none
- * (driver_override).  The e500 nodes as stock sdhci-of-esdhc matches
- * them: the family's "fsl,esdhc", which every e500 SoC's node carries and
- * which names the part alone on P1021, P1025, BSC9131, BSC9132, MPC8569
- * and B4, where the driver is built for e500; "fsl,p1010-esdhc" and
- * "fsl,mpc8536-esdhc" also on their own.
+ * (driver_override).  The family's "fsl,esdhc", as stock sdhci-of-esdhc
+ * matches it: every e500 SoC's node carries it, and on P1021, P1025,
+ * BSC9131, BSC9132, MPC8569 and B4 it is the only one.  Only where the
+ * driver is built for e500: other parts' nodes carry it too.
  */
 static const struct of_device_id esdhc_of_match[] = {
 #ifdef CONFIG_PPC_85xx
 	{ .compatible = "fsl,esdhc" },
 #endif
-	{ .compatible = "fsl,p1010-esdhc" },
-	{ .compatible = "fsl,mpc8536-esdhc" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, esdhc_of_match);

@@ -132,6 +132,30 @@ static void test_small_held(void)
 	CHECK(win.stats.holds == 1);
 }
 
+/*
+ * Writes that pass leave lowest first within the head's AU (the flusher
+ * and an fsync of mkfs interleave), never ahead of an older write they
+ * overlap.
+ */
+static void test_pass_sorted_in_au(void)
+{
+	setup();
+	start();
+	CHECK(!add(2072, 1024, 0, 1));
+	CHECK(!add(3096, 1024, 0, 2));
+	CHECK(!add(5144, 1024, 0, 3));
+	CHECK(!add(4120, 1024, RWIN_F_SYNC, 4));
+	CHECK_STR(pop(5), "2072+1024");
+	CHECK_STR(pop(5), "3096+1024");
+	CHECK_STR(pop(5), "4120+1024");
+	CHECK_STR(pop(5), "5144+1024");
+	CHECK(!add(20480, 1024, 0, 6));
+	CHECK(!add(19456, 2048, 0, 7));
+	CHECK_STR(pop(8), "20480+1024");
+	CHECK_STR(pop(8), "19456+2048");
+	CHECK_STR(pop(8), "-");
+}
+
 /* ext2 indirect block right in front of the data it maps: one transfer. */
 static void test_prefix_merge(void)
 {
@@ -1276,6 +1300,7 @@ static const struct harness_case unit_cases[] = {
 	{ "large_passes", test_large_passes },
 	{ "small_held", test_small_held },
 	{ "prefix_merge", test_prefix_merge },
+	{ "pass_sorted_in_au", test_pass_sorted_in_au },
 	{ "attach_sorted_before", test_attach_sorted_before },
 	{ "ahead_stays", test_ahead_stays },
 	{ "count_bound", test_count_bound },

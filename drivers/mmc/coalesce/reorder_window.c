@@ -749,6 +749,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	wr->released_ns = 0;
 	wr->long_hold = 0;
 	wr->sync_front = 0;
+	wr->sync_passed = 0;
 
 	grace = rwin_urgent_rules(w, wr->flags, now);
 
@@ -915,6 +916,48 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 		rwin_au_pos_set(w, h);
 }
 
+/*
+ * Writes that pass the window queue as they arrive, and two submitters of
+ * one disk interleave there: mkfs's inode tables come from the flusher and
+ * from its own fsync, whose sync writes go ahead, and one AU's 512 KiB
+ * writes left as 2, 4, 3, 5 -- a step back that a linear card pays with a
+ * copy of the AU (11 s of the seed's mkfs on the timed card). Among the
+ * next few queued writes, the lowest of the head's AU goes first, as
+ * mq-deadline's sort sends them, unless a write queued ahead of it
+ * overlaps it (the queue keeps same-sector order). As in the sort of sync
+ * writes, no write is passed more than RWIN_SYNC_PASS_MAX times.
+ */
+#define RWIN_SORT_SPAN		8
+
+static struct rwin_write *rwin_pick_data(struct rwin_window *w,
+					 struct rwin_write *head)
+{
+	struct rwin_write *ahead[RWIN_SORT_SPAN], *q;
+	u64 au = rwin_au(w, head->start);
+	u32 n = 0, pick = 0, i;
+
+	list_for_each_entry(q, &w->queue, link) {
+		if (q->batch || n == RWIN_SORT_SPAN)
+			break;
+		ahead[n++] = q;
+		if (!(q->flags & RWIN_F_NODATA) &&
+		    q->start < ahead[pick]->start &&
+		    rwin_au(w, q->start) == au) {
+			for (i = 0; i < n - 1; i++)
+				if (q->start < rwin_end(ahead[i]) &&
+				    ahead[i]->start < rwin_end(q))
+					break;
+			if (i == n - 1)
+				pick = n - 1;
+		}
+		if (q->sync_passed >= RWIN_SYNC_PASS_MAX)
+			break;
+	}
+	for (i = 0; i < pick; i++)
+		ahead[i]->sync_passed++;
+	return ahead[pick];
+}
+
 bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 {
 	struct rwin_write *head, *next;
@@ -930,7 +973,7 @@ bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 
 	head = list_first_entry(&w->queue, struct rwin_write, link);
 	if (!head->batch && !(head->flags & RWIN_F_NODATA)) {
-		rwin_pop_data(w, head, cmd, now);
+		rwin_pop_data(w, rwin_pick_data(w, head), cmd, now);
 	} else if (!head->batch) {
 		/* Nothing held joins a discard: it goes alone. */
 		rwin_queue_del(w, head);

@@ -120,7 +120,7 @@ struct rwin_write {
 	u8 reason;		/* enum rwin_reason, if it was held */
 	u8 long_hold;		/* held under meta_hold_ns */
 	u8 sync_front;		/* queued ahead of the background writes */
-	u8 sync_passed;		/* ... and passed by later ones, by sector */
+	u8 sync_passed;		/* times passed by a lower write (sorting) */
 };
 
 /*

@@ -388,7 +388,7 @@ static void esdhc_of_select_platform_clock(struct esdhc_of_host *p)
 	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
 }
 
-/* host->ops and the base quirks; the per-part ones come from the match. */
+/* host->ops and the base quirks; esdhc_of_quirks() adds the rest. */
 static const struct sdhci_pltfm_data esdhc_of_pdata = {
 	.ops	= &esdhc_of_ops,
 	.quirks	= ESDHC_OF_QUIRKS,

@@ -53,48 +53,52 @@ suite() { # NAME COMMAND...
 		"$((skipped - s0)) skipped in $(( $(date +%s) - start )) s"
 }
 
-# Two lanes. The groups with kernels of their own, 6.12 (Linux 6.12's
-# x86_64 guest) and e500 (the ppc ones), run in a second lane beside the
-# others from the start: each builds its kernel (one job at nice 10, so
-# that a guest of the first lane keeps its core; a TCG guest is one vCPU
-# thread) and boots its guests, its output kept in build/test-logs/
-# NAME.lane; the first lane embeds that output where the group stands in
-# the order, once it is there. Lint needs the 6.12 kernel's tree: the
-# second lane builds it first (build/test-logs/kernels.log), and lint
-# waits for it. With a cold ccache the kernels take about 20 minutes of
-# one core (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc).
+# Two lanes. The kernels the later groups need, Linux 6.12's x86_64 guest
+# (6.12, lint) and the ppc ones (e500), build in a second lane from the
+# start, beside the 6.1 groups' guests (one job at nice 10, so that a
+# guest of the first lane keeps its core; a TCG guest is one vCPU thread):
+# the 6.12 one first, then the ppc ones; then the second lane runs the 6.12
+# group and lint's suites, their output kept in build/test-logs/NAME.lane,
+# which the first lane embeds where they stand in the order. The e500
+# group runs last in the first lane, once its kernels are built. With a
+# cold ccache the kernels take about 20 minutes of one core
+# (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc); their log:
+# build/test-logs/kernels.log.
 lane_pid=''
 lane_start() {
-	local g lane=() k612=0
+	local g steps=()
+	case " $* " in *" 6.12 "* | *" lint "*) steps+=(kernel:x86_64-6.12) ;; esac
+	case " $* " in *" e500 "*) steps+=(kernel:ppc kernel:ppc-stock) ;; esac
 	for g in "$@"; do
 		case $g in
-		6.12 | e500) lane+=("$g") ;;
+		6.12) steps+=(suite:6.12:tests/kernel-6.12-tests.sh) ;;
+		lint) steps+=(suite:lint:tests/lint.sh suite:esdhc-dt:tests/esdhc-dt-tests.sh) ;;
 		esac
-		case $g in 6.12 | lint) k612=1 ;; esac
 	done
-	[ ${#lane[@]} -gt 0 ] || [ $k612 = 1 ] || return 0
-	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir/kernel-6.12.ready"
-	diag "second lane: $([ $k612 = 1 ] && echo "the x86_64-6.12 kernel, then ")${lane[*]:-nothing more}," \
-		"beside the other groups (one build job, nice 10; build/test-logs/kernels.log, NAME.lane)"
+	[ ${#steps[@]} -gt 0 ] || return 0
+	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir"/kernel-*.ready
+	diag "second lane, beside the other groups (one build job, nice 10;" \
+		"build/test-logs/kernels.log, NAME.lane): ${steps[*]%%:tests/*}"
 	# a session of their own, so that a stopped check stops them too
-	# shellcheck disable=SC2016 # $1, $2, $3 and $@ are the inner bash's
+	# shellcheck disable=SC2016 # $1, $2 and $@ are the inner bash's
 	KERNEL_JOBS=1 setsid nice -n 10 bash -c '
-		top=$1 dir=$2 k612=$3
-		shift 3
-		if [ "$k612" = 1 ]; then
-			"$top/qemu/setup/kernel.sh" x86_64-6.12 >"$dir/kernels.log" 2>&1
-			touch "$dir/kernel-6.12.ready"
-		fi
-		for g in "$@"; do
-			case $g in
-			6.12) cmd=$top/tests/kernel-6.12-tests.sh ;;
-			e500) cmd=$top/tests/e500-tests.sh ;;
+		top=$1 dir=$2
+		shift 2
+		: >"$dir/kernels.log"
+		for step in "$@"; do
+			case $step in
+			kernel:*)
+				"$top/qemu/setup/kernel.sh" "${step#kernel:}" >>"$dir/kernels.log" 2>&1
+				touch "$dir/kernel-${step#kernel:}.ready" ;;
+			suite:*)
+				step=${step#suite:}
+				g=${step%%:*}
+				t0=$(date +%s)
+				"$top/${step#*:}" >"$dir/$g.lane" 2>&1 </dev/null
+				echo $? >"$dir/$g.lane.rc"
+				echo $(( $(date +%s) - t0 )) >"$dir/$g.lane.s" ;;
 			esac
-			t0=$(date +%s)
-			"$cmd" >"$dir/$g.lane" 2>&1 </dev/null
-			echo $? >"$dir/$g.lane.rc"
-			echo $(( $(date +%s) - t0 )) >"$dir/$g.lane.s"
-		done' lane "$top" "$log_dir" "$k612" "${lane[@]}" </dev/null >/dev/null 2>&1 &
+		done' lane "$top" "$log_dir" "${steps[@]}" </dev/null >/dev/null 2>&1 &
 	lane_pid=$!
 	trap 'lane_stop' EXIT
 	trap 'exit 130' INT TERM
@@ -111,11 +115,16 @@ lane_wait() {
 	done
 	diag "second lane: waited $(( $(date +%s) - start )) s for ${1##*/}"
 }
-# lane_replay NAME: the group's output from the second lane, and its status
+# lane_replay NAME: the suite's output from the second lane, and its status
 lane_replay() {
 	cat "$log_dir/$1.lane" 2>/dev/null
 	echo "# ran in the second lane in $(cat "$log_dir/$1.lane.s" 2>/dev/null || echo '?') s"
 	return "$(cat "$log_dir/$1.lane.rc" 2>/dev/null || echo 1)"
+}
+# lane_suite NAME: that output as suite NAME, once it is there
+lane_suite() {
+	lane_wait "$log_dir/$1.lane.rc"
+	suite "$1" lane_replay "$1"
 }
 
 groups=("${@:-unit}")
@@ -125,10 +134,7 @@ check_groups() {
 	ktap_begin check ${#groups[@]}
 	diag "groups: ${groups[*]}"
 	for what in "${groups[@]}"; do
-		case $what in
-		lint) lane_wait "$log_dir/kernel-6.12.ready" ;;
-		6.12 | e500) lane_wait "$log_dir/$what.lane.rc" ;;
-		esac
+		[ "$what" != e500 ] || lane_wait "$log_dir/kernel-ppc-stock.ready"
 		case $what in
 		unit)
 			unit_suites=(cardtrace cardtime window fuzz ktap reports docs)
@@ -155,15 +161,17 @@ check_groups() {
 			suite qemu tests/qemu-tests.sh
 			;;
 		e500)
-			suite e500 lane_replay e500
+			suite e500 tests/e500-tests.sh
 			;;
 		debug)
 			suite debug tests/debug-tests.sh
 			;;
 		lint)
-			suite lint tests/lint.sh
+			ktap_sub_begin lint 2
+			lane_suite lint
 			# the e500 device trees of 6.1 and 6.12, our driver against stock
-			suite esdhc-dt tests/esdhc-dt-tests.sh
+			lane_suite esdhc-dt
+			ktap_sub_end
 			;;
 		removal)
 			suite removal tests/removal-tests.sh
@@ -174,7 +182,7 @@ check_groups() {
 		6.12)
 			# the same sources on Linux 6.12: KUnit, the round trip,
 			# block/005, the seed scored at the card
-			suite 6.12 lane_replay 6.12
+			lane_suite 6.12
 			;;
 		install)
 			# make install, staged into a scratch root

@@ -106,14 +106,15 @@ card_claim seed/$OURS/fewer_au_switches_than_stock "$seed_stock/card.kv" "$LAST_
 # pattern read back after sync and after a remount. FAT locks buffers of
 # its table (fat_mirror_bhs()) that a held write holds locked; the waiter
 # probe must free them, or the writer sleeps until an idle release (1 s
-# and more) and the card with it. So: the longest stretch with no card
-# activity at all (QEMU's sdcard and sdhci events) that ends in a write of
-# at most 16 KiB, one the window may have held, while the stream runs
-# (markers 1 to 2), stays under 0.5 s. (The pause between the starts of
-# two writes is no measure under TCG: it holds the transfer of a 512 KiB
-# write and the guest's own slowness, 3.3 s with the probe and 4.0 s
-# without it on a loaded host; this one was 0.2 s and 1.0 s.)
-idle_before_small_ms() { # RUN
+# and more) and the card with it. So, while the stream runs (markers 1 to
+# 2): the stretches with no card activity at all (QEMU's sdcard and sdhci
+# events) that end in a write of at most 16 KiB, one the window may have
+# held. Those over 0.2 s add up to under 5 s. On a loaded host (2026-12-03)
+# runs with the probe had 0.0-1.2 s of them, the longest 0.14-0.94 s; with
+# its BH_Lock branch removed, 30.4 s in 30 stretches of 1 s. (The pause
+# between the starts of two writes tells nothing under TCG: it holds a
+# 512 KiB transfer and the guest's own slowness, 3.3 s and 4.0 s.)
+idle_before_small() { # RUN: "SUM_S LONGEST_MS"
 	local base
 	base=$(sed -n 's/^KV marker_base=//p' "$1/result.txt" | head -n 1)
 	[ -n "$base" ] || return
@@ -123,19 +124,22 @@ idle_before_small_ms() { # RUN
 		cat "$1/idle.cmds" - | awk '
 		$1 == "C" { small[$2] = $3 == "W" && $4 <= 32; if (!t0) t0 = $2; t1 = $2; next }
 		{ t = $2
-		  if (t >= t0 && t <= t1 && (t in small) && small[t] && last && t - last > m)
-			m = t - last
+		  if (t >= t0 && t <= t1 && (t in small) && small[t] && last) {
+			g = t - last
+			if (g > 200000) sum += g
+			if (g > m) m = g
+		  }
 		  last = t }
-		END { if (t0) printf "%.1f\n", m / 1000 }'
+		END { if (t0) printf "%.2f %.1f\n", sum / 1e6, m / 1000 }'
 }
 scenario fat32 $OURS 900
 card_score fat32/$OURS/card_scored "$LAST_OUT"
-idle=$(idle_before_small_ms "$LAST_OUT")
-if awk -v g="${idle:-}" 'BEGIN { exit !(g != "" && g < 500) }'; then
-	diag "fat32: longest card idle before a small write ${idle} ms"
+read -r idle longest < <(idle_before_small "$LAST_OUT")
+if awk -v s="${idle:-}" 'BEGIN { exit !(s != "" && s < 5) }'; then
+	diag "fat32: card idle before small writes ${idle} s, longest ${longest} ms"
 	ok "fat32/$OURS/no_stall_at_the_card"
 else
-	ko "fat32/$OURS/no_stall_at_the_card" "the card sat idle ${idle:-?} ms before a small write (bound 500)"
+	ko "fat32/$OURS/no_stall_at_the_card" "the card sat idle ${idle:-?} s before small writes (bound 5 s; longest ${longest:-?} ms)"
 fi
 
 # The seed on f2fs with ours: f2fs sends its metadata with flags of its

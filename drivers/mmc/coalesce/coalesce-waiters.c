@@ -24,8 +24,7 @@
 /* Does anybody sleep on the lock of @bh, which a write of ours holds? */
 static bool coalesce_bh_sleeper(struct buffer_head *bh)
 {
-	/* No barrier against prepare_to_wait(): see above. */
-	return buffer_locked(bh) &&
+	return buffer_locked(bh) && /* no barrier: see the top */
 	       waitqueue_active(bit_waitqueue(&bh->b_state, BH_Lock));
 }
 

@@ -16,6 +16,8 @@
 #  - the driver scenario on our stack: the scheduler's contract path by
 #    path (Documentation/reliability.md), with the zoned refusal that on
 #    6.12 only the scheduler's own check gives, tunables, switches;
+#  - the detectors (WARN, hung task, soft lockup, RCU stall), each made to
+#    report once by LKDTM and each caught by the console check;
 #  - blktests' block/005 (switch schedulers under I/O) on our stack, when
 #    BLKTESTS_DIR is set (as in CI);
 #  - the seed scenario on the stock stack and on ours, scored at the card
@@ -151,6 +153,15 @@ series_build
 run kunit ours 600 --no-trace
 run smoke ours 600 --no-trace
 run driver ours 600 --no-trace
+
+# The detectors the console check relies on, each made to report once on
+# 6.12 (qemu/guest/scenarios/lkdtm.sh; two vCPUs for the RCU stall): the
+# reports are expected here, and each must be caught.
+out=$runs/6.12-lkdtm-stock
+"$top/qemu/run.sh" --flavor 6.12 --scenario lkdtm --stack stock --out "$out" \
+	--timeout 300 --no-trace --smp 2 2>&1 | sed 's/^/# /'
+ktap_nest -q 6.12/lkdtm/stock "$out/result.txt"
+detectors_check 6.12/lkdtm/stock "$out/console.log"
 
 if [ -n "${BLKTESTS_DIR:-}" ]; then
 	diag "blktests block/005 on Linux $release, our stack"

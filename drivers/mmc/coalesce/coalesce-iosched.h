@@ -26,7 +26,6 @@ enum coalesce_tunable {
 
 struct coalesce_tunable_desc {
 	const char *name;
-	u32 def;
 	u32 min;
 	u32 max;
 };

@@ -25,7 +25,7 @@ LIST_HEAD(coalesce_instances);
 const struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR] = {
 #define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
 	[COALESCE_T_##_name] = {					\
-		.name = #_name, .def = _def, .min = _min, .max = _max,	\
+		.name = #_name, .min = _min, .max = _max,		\
 	},
 #include "coalesce-tunables.h"
 #undef COALESCE_TUNABLE

@@ -337,6 +337,8 @@ static bool parse_dump(struct parser *p, const char *s)
 /*
  * blkparse default format:
  *   "  179,0    0       12     0.004200000   311  D   W 270360 + 8 [kworker]"
+ * Events without a sector range (plug "P   N", unplug "U   N [x] 1",
+ * messages "m   N ...") are blkparse lines too, and carry no command.
  */
 static bool parse_blkparse(struct parser *p, const char *s)
 {
@@ -348,12 +350,14 @@ static bool parse_blkparse(struct parser *p, const char *s)
 	struct cmd c;
 	bool write;
 
-	if (sscanf(s, " %u,%u %u %llu %lf %d %7s %15s %llu + %llu",
-		   &maj, &min, &cpu, &seq, &t, &pid, act, rwbs, &start,
-		   &n) != 10)
+	if (sscanf(s, " %u,%u %u %llu %lf %d %7s", &maj, &min, &cpu, &seq,
+		   &t, &pid, act) != 7)
 		return false;
 	if (strcmp(act, "D") != 0)
 		return true;	/* queue/complete events: counted at issue */
+	if (sscanf(s, " %*u,%*u %*u %*u %*f %*d %*7s %15s %llu + %llu",
+		   rwbs, &start, &n) != 3)
+		return true;	/* an issue with no range: no data */
 	write = strchr(rwbs, 'W');
 	if (!write && !strchr(rwbs, 'R'))
 		return true;	/* flush, discard: no data to the card */

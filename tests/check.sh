@@ -76,12 +76,17 @@ lane_start() {
 		esac
 	done
 	[ ${#steps[@]} -gt 0 ] || return 0
+	# one build job when the first lane boots guests beside it, else all
+	local jobs=''
+	for g in "$@"; do
+		case $g in 6.12 | lint | e500) ;; *) jobs=1 ;; esac
+	done
 	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir"/kernel-*.ready
-	diag "second lane, beside the other groups (one build job, nice 10;" \
+	diag "second lane, beside the other groups (${jobs:-all} build job(s), nice 10;" \
 		"build/test-logs/kernels.log, NAME.lane): ${steps[*]%%:tests/*}"
 	# a session of their own, so that a stopped check stops them too
 	# shellcheck disable=SC2016 # $1, $2 and $@ are the inner bash's
-	KERNEL_JOBS=1 setsid nice -n 10 bash -c '
+	KERNEL_JOBS=$jobs setsid nice -n 10 bash -c '
 		top=$1 dir=$2
 		shift 2
 		: >"$dir/kernels.log"

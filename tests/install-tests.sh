@@ -60,6 +60,16 @@ else
 	ko install/modinfo_parameters "modinfo shows no hold_ms parameter"
 fi
 
+# make uninstall takes out what make install put in, and only that
+touch "$mods/updates/keep-me"
+if KDIR=$kdir INSTALL_MOD_PATH=$stage make -s -C "$top" uninstall >>"$log" 2>&1 &&
+	[ -z "$(find "$stage" -name '*.ko' -o -name '60-coalesce-iosched.rules')" ] &&
+	[ -e "$mods/updates/keep-me" ] && ! grep -q '^updates/drivers/mmc/' "$mods/modules.dep"; then
+	ok install/make_uninstall
+else
+	ko install/make_uninstall "left: $(find "$stage" -name '*.ko' -o -name '60-coalesce-iosched.rules' | tr '\n' ' '); see $log"
+fi
+
 # bad input: a clear message, a non-zero exit, nothing installed
 bad=$stage-bad
 rm -rf "$bad"
@@ -112,7 +122,8 @@ if "$top/qemu/setup/deps.sh" dkms >"$stage-deps.log" 2>&1; then
 	out=$(DKMS_ROOT=$nosrc/root LINUX_SOURCE_DIR=$nosrc/no-sources KVER=$kver \
 		make -s -C "$top" dkms 2>&1)
 	rc=$?
-	said=$(printf '%s\n' "$out" | grep -v '^make: ')
+	# (make's own "make: ***" line, "make[1]:" under make install-test)
+	said=$(printf '%s\n' "$out" | grep -Ev '^make(\[[0-9]+\])?: ')
 	if [ -n "$hdr" ] && [ $rc != 0 ] && [ "$(printf '%s\n' "$said" | grep -c .)" = 1 ] &&
 		printf '%s\n' "$said" | grep -q "install Debian's linux-source-$(echo "$kver" | cut -d. -f1,2) " &&
 		[ ! -e "$nosrc/root" ]; then

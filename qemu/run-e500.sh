@@ -42,17 +42,19 @@
 # stamps: the built-in KUnit suites' KTAP document is in it),
 # results.log (the guest's second serial port, which printk does not
 # share: e500-init.c writes its "MMCC" lines there too) and result.txt
-# (those lines without "MMCC ", from results.log, or from the console when
-# the port stayed empty: its KTAP document, tests/lib/ktap.sh, and its KV,
-# STAT, MARKER and DONE lines); the card
+# (those lines without "MMCC ", from results.log only: its KTAP document,
+# tests/lib/ktap.sh, and its KV, STAT, MARKER and DONE lines; an empty
+# port fails the run, qemu/results-port.sh); the card
 # image is checked with e2fsck on the host afterwards, and with --seed the
 # file's contents too (debugfs; seed-verify.log): host.ktap, a KTAP
 # document of these checks (e2fsck_clean, seed_data_verified). With --seed
-# DIR gets trace.log. Exit 0 when the guest finished, 3 when QEMU had to
-# be killed.
+# DIR gets trace.log. Exit 0 when the guest finished, 1 when it did not
+# or its results port stayed empty, 3 when QEMU had to be killed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# shellcheck source=qemu/results-port.sh
+. "$here/results-port.sh"
 out='' limit=900 esdhc_clock='' compatible='"fsl,p1022-esdhc", "fsl,esdhc"'
 seed='' seed_mib=128 mem=256 kname=ppc
 while [ $# -gt 0 ]; do
@@ -164,12 +166,11 @@ trap - EXIT
 rm -f "$out/vmlinux"
 
 # The kernel's lines without their printk time stamps (KUnit's KTAP as
-# KUnit printed it), and the guest's lines.
+# KUnit printed it: printk's, so on the console), and the guest's lines
+# from its results port only (qemu/results-port.sh).
 tr -d '\r' <"$out/console.log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' \
 	>"$out/kunit.log" || true
-results=$out/kunit.log
-[ -s "$out/results.log" ] && results=$out/results.log
-tr -d '\r' <"$results" | sed -n 's/^MMCC //p' >"$out/result.txt" || true
+results_read "$out"
 # The host's checks of the card, a KTAP document of their own.
 (
 # shellcheck source=tests/lib/ktap.sh
@@ -212,6 +213,7 @@ if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run-e500.sh: QEMU killed after ${limit} s; see $out/console.log" >&2
 	exit 3
 fi
+results_required run-e500.sh "$out" || exit 1
 grep -q '^DONE' "$out/result.txt" || {
 	echo "run-e500.sh: the guest did not finish; see $out/console.log" >&2
 	tail -n 15 "$out/console.log" >&2

@@ -79,6 +79,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# shellcheck source=qemu/results-port.sh
+. "$here/results-port.sh"
 
 scenario='' out='' stack=stock elevator='' args='' mem=256 smp=1 card_gib=4 limit=900 trace=1 kopt='' flavor=''
 card_file='' kill_after='' kill_held=0 q35=0 qmp='' usb=0 card_profile=''
@@ -419,12 +421,10 @@ if [ "$usb" = 1 ] && [ -f "$out/trace-qemu.log" ]; then
 		}' "$out/trace-qemu.log" >"$out/trace.log"
 fi
 
-# The results come from their own port only: an empty port (a guest that
-# died before its first line, an init that did not open it) fails the
-# run, whatever the console shows (a killed run's caller checks what it
-# needs of them).
+# The results come from their own port only (qemu/results-port.sh; a
+# killed run's caller checks what it needs of them).
 results=$out/results.log
-tr -d '\r' <"$results" | grep -a '^MMCC ' | sed 's/^MMCC //' >"$out/result.txt" || true
+results_read "$out"
 if [ -n "$kill_after" ] && [ "$watch_result" = killed ]; then
 	# The kill can cut a line ("FSYNCED f12 3fa" or "DELETED f1" of
 	# f12): a last line without its newline is dropped.
@@ -439,11 +439,7 @@ if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run.sh: $scenario: QEMU killed after ${limit} s (hung guest?); see $out/console.log" >&2
 	exit 3
 fi
-if [ ! -s "$out/result.txt" ]; then
-	echo "run.sh: $scenario: no results on the guest's results port (ttyS1, $results); see $out/console.log" >&2
-	tail -n 15 "$out/console.log" >&2
-	exit 1
-fi
+results_required "run.sh: $scenario" "$out" || exit 1
 if ! grep -q '^DONE' "$out/result.txt"; then
 	echo "run.sh: $scenario: guest did not finish (QEMU exit $rc); see $out/console.log" >&2
 	tail -n 15 "$out/console.log" >&2

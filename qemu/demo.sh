@@ -87,38 +87,6 @@ for stack in $stacks; do
 	kv[$stack.merges]=$(sed -n 's/^STAT merges //p' "$run/result.txt")
 done
 
-# committed_pairs PROFILE: one pair decides nothing (stock's runs vary by
-# a quarter from one to the next): the median and range of the committed
-# timed-card seed runs of this kernel, from results.tsv. The whole run
-# is the scenario as it is now, with its two read-backs: rows before
-# 2026-12-03 ran it without them and are left out.
-committed_pairs() {
-	local tsv=$top/Documentation/bench/results.tsv
-	echo "-- committed runs, Documentation/bench/results.tsv (seed, $1, Linux 6.1):"
-	awk -F'\t' -v card="$1" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["scenario"] == "seed" && $col["card"] == card &&
-	$col["kernel"] ~ /^6\.1\./ && $col["date"] >= "2026-12-03" &&
-	$col["charged_s"] != "-" &&
-	($col["elevator"] == "mq-deadline" || $col["stack"] == "ours") {
-		k = $col["stack"]; n[k]++
-		c[k, n[k]] = $col["charged_s"]; r[k, n[k]] = $col["switches_per_au"]
-	}
-	function med(a, k, m, fmt,  i, j, t, v) {
-		for (i = 1; i <= m; i++) v[i] = a[k, i]
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
-			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return sprintf("%s (%s-%s)", (m % 2 ? v[(m + 1) / 2] : \
-			sprintf(fmt, (v[m / 2] + v[m / 2 + 1]) / 2)), v[1], v[m])
-	}
-	END {
-		for (k in n)
-			printf "   %-6s %d runs: whole-run card s, median (range) %s;" \
-				" AU switches per AU %s\n", k, n[k], med(c, k, n[k], "%.1f"), med(r, k, n[k], "%.2f")
-		if (!length(n)) print "   none yet"
-	}' "$tsv"
-}
-
 row() { # LABEL KEY
 	printf '%-44s' "$1"
 	for s in $stacks; do printf '%14s' "${kv[$s.$2]:--}"; done
@@ -153,7 +121,10 @@ if [ -n "$card" ]; then
 	row "guest MB/s, dd alone (before its sync)" workload
 	row "sync after the dd, seconds" sync
 	echo "(the card: profile $card, qemu/cardtime/profiles.h; the card rows at the top use its model)"
-	committed_pairs "$card"
+	# one pair decides nothing (stock's runs vary by a quarter from one
+	# to the next): the median and range of the committed seed runs on
+	# this card, the scenario as it is now, with its two read-backs
+	"$top/tests/tools/bench-tables.sh" --seed-runs "$card"
 else
 	row "guest MB/s (TCG emulation, not a card)" guest
 	echo "(the card rows at the top: the analyzer's default model, cheap12's; sequential limit 12.00 MB/s)"

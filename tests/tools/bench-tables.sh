@@ -9,13 +9,65 @@
 #    untimed card, and per timed card the medians of the seed and fsync
 #    scenarios (tests/tools/bench-summary.sh).
 # Usage: tests/tools/bench-tables.sh [TSV] [README] [BENCHMARKS_MD]
+#        tests/tools/bench-tables.sh --seed-runs CARD [TSV]
+# --seed-runs CARD prints, and writes nothing: the median and range of
+# the whole run's card seconds and of AU switches per AU over the seed
+# rows of timed card CARD on Linux 6.1, stock mq-deadline and ours, made
+# since the seed reads its file back (qemu/demo.sh shows them beside its
+# own pair).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+seed_runs=''
+if [ "${1:-}" = --seed-runs ]; then
+	seed_runs=${2:?--seed-runs wants a card profile}
+	shift 2
+fi
 tsv=${1:-$top/Documentation/bench/results.tsv}
 readme=${2:-$top/README.md}
 bench_md=${3:-$top/Documentation/benchmarks.md}
 die() { echo "bench-tables: $*" >&2; exit 1; }
 [ -s "$tsv" ] || die "no $tsv (run make bench)"
+
+# The one median of these tables, for awk: med(LIST, FMT, RANGE) of the
+# numbers in LIST (separated by spaces); without FMT the number, with it
+# the number in FMT followed by " (MIN-MAX)" when there are several or
+# RANGE is set.
+med_awk='
+	function med(list, fmt, range,   a, n, i, j, t) {
+		n = split(list, a, " ")
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		t = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		if (fmt == "") return t
+		if (n > 1 || range)
+			return sprintf(fmt " (" fmt "-" fmt ")", t, a[1], a[n])
+		return sprintf(fmt, t)
+	}'
+# The seed scenario reads its file back after the sync, twice, since
+# e3b71b0 (2026-12-02): the whole run's card seconds (charged_s) of a row
+# made before count neither read-back.
+readbacks_since=2026-12-02
+
+if [ -n "$seed_runs" ]; then
+	echo "-- committed runs, Documentation/bench/results.tsv (seed, $seed_runs, Linux 6.1):"
+	awk -F'\t' -v card="$seed_runs" -v since="$readbacks_since" "$med_awk"'
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["scenario"] == "seed" && $col["card"] == card &&
+	$col["kernel"] ~ /^6\.1\./ && $col["date"] >= since &&
+	$col["charged_s"] != "-" &&
+	($col["elevator"] == "mq-deadline" || $col["stack"] == "ours") {
+		k = $col["stack"]; n[k]++
+		c[k] = c[k] " " $col["charged_s"]; r[k] = r[k] " " $col["switches_per_au"]
+	}
+	END {
+		for (k in n)
+			printf "   %-6s %d runs: whole-run card s, median (range) %s;" \
+				" AU switches per AU %s\n", k, n[k], med(c[k], "%.1f", 1), med(r[k], "%.2f", 1)
+		if (!length(n)) print "   none yet"
+	}' "$tsv"
+	exit 0
+fi
 
 # replace_between FILE MARKER TEXT: the lines between "<!-- MARKER ..."
 # and "<!-- /MARKER -->" become TEXT
@@ -32,15 +84,7 @@ replace_between() {
 
 # The headline: one line per stack and elevator of the seed on the
 # untimed card, median (min-max) when there are several runs.
-headline=$(awk -F'\t' '
-	function med(list, n,   a, i, j, t) {
-		split(list, a, " ")
-		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++)
-				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-		t = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		return n > 1 ? sprintf("%.2f (%.2f-%.2f)", t, a[1], a[n]) : sprintf("%.2f", t)
-	}
+headline=$(awk -F'\t' "$med_awk"'
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["card"] != "untimed" || $col["scenario"] != "seed" { next }
 	$col["stack"] != "stock" && $col["stack"] != "ours" { next }
@@ -61,7 +105,7 @@ headline=$(awk -F'\t' '
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
 			printf "| %s | %d | %s | %s | %s |\n", k, n[k],
-				med(sw[k], n[k]), med(li[k], n[k]), med(an[k], n[k])
+				med(sw[k], "%.2f"), med(li[k], "%.2f"), med(an[k], "%.2f")
 		}
 		printf "\nRows up to %s; the card model: 2 open 4 MiB AUs, 12 MB/s sequential limit.\n", last
 	}' "$tsv") || die "no seed rows on the untimed card in $tsv"
@@ -71,14 +115,7 @@ replace_between "$readme" bench-headline "$headline"
 # the same rows (Linux 6.1, stock mq-deadline against ours) and from the
 # f2fs row of alternatives.tsv (the same card, under mq-deadline).
 alt=$(dirname "$tsv")/alternatives.tsv
-gain=$(awk -F'\t' '
-	function med(list,   a, n, i, j, t) {
-		n = split(list, a, " ")
-		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++)
-				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+gain=$(awk -F'\t' "$med_awk"'
 	FNR == 1 { delete col; for (i = 1; i <= NF; i++) col[$i] = i; f++; next }
 	f == 1 && $col["card"] == "untimed" && $col["scenario"] == "seed" &&
 	$col["kernel"] ~ /^6\.1\./ {

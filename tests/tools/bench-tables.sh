@@ -44,14 +44,18 @@ med_awk='
 			return sprintf(fmt " (" fmt "-" fmt ")", t, a[1], a[n])
 		return sprintf(fmt, t)
 	}'
-# The seed scenario reads its file back after the sync, twice, since
-# e3b71b0 (2026-12-02): the whole run's card seconds (charged_s) of a row
-# made before count neither read-back.
-readbacks_since=2026-12-02
+# The timed card's scenarios as they are were first run on 2026-12-02:
+# since e3b71b0 the seed reads its file back after the sync, twice (the
+# whole run's card seconds, charged_s, of a row made before count
+# neither read-back), and since 709891a fsync and fsync4 take 40 records
+# on a fixed clock (before: one 250 ms after the last returned, 10 to 27
+# of them). Rows made before are shown apart and never in a median with
+# later ones.
+scenarios_since=2026-12-02
 
 if [ -n "$seed_runs" ]; then
 	echo "-- committed runs, Documentation/bench/results.tsv (seed, $seed_runs, Linux 6.1):"
-	awk -F'\t' -v card="$seed_runs" -v since="$readbacks_since" "$med_awk"'
+	awk -F'\t' -v card="$seed_runs" -v since="$scenarios_since" "$med_awk"'
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["scenario"] == "seed" && $col["card"] == card &&
 	$col["kernel"] ~ /^6\.1\./ && $col["date"] >= since &&
@@ -161,14 +165,31 @@ table=$(awk -F'\t' -v cmd="$cmd" '
 		printf "\nOne guest run per row; the 6.1 rows by `%s`. The card model: 2 open AUs, 12 MB/s ([card-cost-model.md](card-cost-model.md)).\n", cmd
 	}' "$tsv") || die "no seed rows in $tsv"
 # Rows on a timed card (CARD_PROFILE): the seed and fsync scenarios'
-# medians, per card.
+# medians, per card; a scenario's rows from before scenarios_since come
+# after the others, under a name of their own ("seed, before
+# 2026-12-02"), so that their medians are apart.
 cards=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "card") c = i; next }
 	c && $c != "untimed" && !seen[$c]++ { print $c }' "$tsv")
+split_tsv=$(mktemp)
+trap 'rm -f "$split_tsv"' EXIT
+awk -F'\t' -v OFS='\t' -v since="$scenarios_since" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+	NR > 1 && $col["card"] != "untimed" && $col["date"] < since &&
+	$col["scenario"] ~ /^(seed|fsync|fsync4)$/ {
+		$col["scenario"] = $col["scenario"] ", before " since
+		old[++n] = $0
+		next
+	}
+	{ print }
+	END { for (i = 1; i <= n; i++) print old[i] }' "$tsv" >"$split_tsv"
 for card in $cards; do
-	timed=$("$top/tests/tools/bench-summary.sh" "$tsv" "$card" |
+	timed=$("$top/tests/tools/bench-summary.sh" "$split_tsv" "$card" |
 		awk -F' [|] ' 'NR <= 2 || $1 ~ /^[|] (seed|fsync)/')
 	cmd=$(cat "$(dirname "$tsv")/command-$card.txt" 2>/dev/null || echo "CARD_PROFILE=$card qemu/bench.sh")
 	# shellcheck disable=SC2016 # the backquotes are Markdown, not a command
 	table+=$(printf '\n\nOn the timed card `%s` (the cardtime nbdkit filter makes QEMU'"'"'s card take the time the model charges, so the guest MB/s is the card'"'"'s), medians and (min-max) over the runs, by `%s`:\n\n%s' "$card" "$cmd" "$timed")
+	if grep -q ", before $scenarios_since |" <<<"$timed"; then
+		table+=$(printf '\n\nA scenario "before %s" is its rows made before it took its present form on that day, shown apart: the seed without its two read-backs after the sync (so the whole run'"'"'s card seconds count less), fsync and fsync4 with one record 250 ms after the last one returned instead of 40 on a fixed clock.' "$scenarios_since")
+	fi
 done
 replace_between "$bench_md" bench-table "$table"

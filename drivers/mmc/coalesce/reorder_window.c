@@ -1,25 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reorder window policy engine for SD/MMC cards that only write linearly
- * inside a few open allocation units (AUs). n held, q queued writes:
- *  - held: rbtree by start of the oldest held write of each range (chain
- *    head). Heads never overlap, so one AU's held writes are one run of
- *    the tree, found by one lookup. O(log n).
- *  - chain: newer held writes of exactly the head's range, by arrival
- *    (ext2 rewrites bitmaps and inode tables every writeback cycle). A
- *    release takes the heads as one ascending batch, then the new heads as
- *    the next, so writes to one range leave in arrival order.
- *  - held_fifo, held_fifo_long: held writes by arrival, per hold time; the
- *    earlier head of the two is the next deadline. O(1).
- *  - queued: interval tree of queued writes (they may overlap). O(log q).
- *  - queue: issue order; a released batch is already ascending.
- *  - au_pos: the write position of the last few AUs written (LRU).
- * The request hash and elv_rb_*() cannot serve: they index requests by one
- * end, not held ranges with chains, and the engine is tested on the host.
+ * Reorder window policy engine. Held writes: an rbtree of chain heads (the
+ * oldest held write of each range) by start, newer writes of exactly that
+ * range chained behind their head, and two arrival FIFOs (per hold time)
+ * whose earlier head is the next deadline. Queued writes: an interval tree
+ * and the issue order. A release takes the heads as one ascending batch,
+ * then the new heads as the next: same-range writes leave in arrival order.
+ * Not elv_rb_*() or the request hash: no struct request here, for host tests.
  *
  * Invariant: no held write overlaps a queued one, and two held writes are
- * disjoint or cover the same range (chained). So a held write may join any
- * data write of its AU without breaking the order of overlapping writes.
+ * disjoint or chained. So a held write may join any data write of its AU
+ * without breaking the order of overlapping writes.
  */
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -29,8 +20,6 @@
 #include <linux/string.h>
 
 #include "reorder_window.h"
-
-#define RWIN_ALL_SECTORS	((sector_t)~0ULL)
 
 static inline sector_t rwin_end(const struct rwin_write *wr)
 {
@@ -74,27 +63,19 @@ static inline u64 rwin_au(const struct rwin_window *w, sector_t sector)
 
 void rwin_params_init(struct rwin_params *p)
 {
-	p->au_sectors = 8192;
-	p->small_sectors = 32;
-	p->window_reqs = 128;
-	p->window_bytes = 4 * 1024 * 1024;
-	p->hold_ns = 5000ULL * 1000 * 1000;
-	p->meta_hold_ns = 0;
-	p->meta_idle_ns = 0;
-	p->sync_grace_ns = 0;
-	p->idle_ns = 20ULL * 1000 * 1000;
-	p->sync_release = true;
+	*p = (struct rwin_params){
+		.au_sectors = 8192, .small_sectors = 32, .window_reqs = 128,
+		.window_bytes = 4 * 1024 * 1024,
+		.hold_ns = 5000ULL * 1000 * 1000,
+		.idle_ns = 20ULL * 1000 * 1000, .sync_release = true,
+	};
 }
 EXPORT_SYMBOL_NS_GPL(rwin_params_init, COALESCE_IOSCHED);
 
-static bool rwin_params_valid(const struct rwin_params *p)
-{
-	return p->au_sectors && p->window_reqs <= RWIN_MAX_WINDOW_REQS;
-}
-
 int rwin_set_params(struct rwin_window *w, const struct rwin_params *p)
 {
-	if (!rwin_params_valid(p) || w->held_count)
+	if (!p->au_sectors || p->window_reqs > RWIN_MAX_WINDOW_REQS ||
+	    w->held_count)
 		return -EINVAL;
 	/* AU numbers of another AU size mean nothing: forget them. */
 	if (p->au_sectors != w->p.au_sectors)
@@ -108,21 +89,16 @@ EXPORT_SYMBOL_NS_GPL(rwin_set_params, COALESCE_IOSCHED);
 
 int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 {
-	if (!rwin_params_valid(p))
+	if (!p->au_sectors || p->window_reqs > RWIN_MAX_WINDOW_REQS)
 		return -EINVAL;
-
-	*w = (struct rwin_window){ };
-	w->p = *p;
-	w->held = RB_ROOT;
+	*w = (struct rwin_window){ .p = *p, .held = RB_ROOT,
+				   .queued = RB_ROOT_CACHED };
 	INIT_LIST_HEAD(&w->held_fifo);
 	INIT_LIST_HEAD(&w->held_fifo_long);
-	w->queued = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&w->queue);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_init, COALESCE_IOSCHED);
-
-/* ---- AU write positions ------------------------------------------------ */
 
 static struct rwin_au_pos *rwin_au_pos_find(struct rwin_window *w, u64 au)
 {
@@ -134,17 +110,17 @@ static struct rwin_au_pos *rwin_au_pos_find(struct rwin_window *w, u64 au)
 	return NULL;
 }
 
-/* 0 means "unknown": nothing counts as behind an AU we have not seen. */
-static sector_t rwin_au_wpos(struct rwin_window *w, u64 au)
+/* 0 for an AU not seen: nothing is behind it. */
+static sector_t rwin_au_wpos(struct rwin_window *w, sector_t sector)
 {
-	struct rwin_au_pos *pos = rwin_au_pos_find(w, au);
+	struct rwin_au_pos *pos = rwin_au_pos_find(w, rwin_au(w, sector));
 
 	return pos ? pos->wpos : 0;
 }
 
-/* The slot of @au, taken from the least recently used AU if need be. */
-static struct rwin_au_pos *rwin_au_slot(struct rwin_window *w, u64 au)
+static struct rwin_au_pos *rwin_au_slot(struct rwin_window *w, sector_t sector)
 {
+	u64 au = rwin_au(w, sector);
 	struct rwin_au_pos *pos = rwin_au_pos_find(w, au);
 	int i;
 
@@ -160,51 +136,37 @@ static struct rwin_au_pos *rwin_au_slot(struct rwin_window *w, u64 au)
 	return pos;
 }
 
+/* Furthest sector sent to the AU: below it, a linear card rewrites the AU. */
 static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
 {
 	struct rwin_au_pos *pos;
 
-	/* A discard writes nothing: the card's write position stays. */
 	if (wr->flags & RWIN_F_NODATA)
 		return;
-	pos = rwin_au_slot(w, rwin_au(w, wr->start));
-
-	/*
-	 * The furthest sector sent to the AU so far: on a linear-only card,
-	 * anything below it means rewriting the AU, not only a seek back.
-	 */
+	pos = rwin_au_slot(w, wr->start);
 	if (pos->wpos < rwin_end(wr))
 		pos->wpos = rwin_end(wr);
 }
 
-/*
- * No data write queued to @au for hold_ns: its held writes may wait
- * meta_hold_ns (a metadata block redirtied meanwhile is not sent again;
- * an indirect block written ahead of its data waits for the stream).
- */
-static bool rwin_au_streamless(struct rwin_window *w, u64 au, u64 now)
+/* No data write queued to the AU for hold_ns: hold under meta_hold_ns. */
+static bool rwin_au_streamless(struct rwin_window *w, sector_t sector,
+			       u64 now)
 {
 	const struct rwin_au_pos *pos;
 
 	if (w->p.meta_hold_ns <= w->p.hold_ns)
 		return false;
-	pos = rwin_au_pos_find(w, au);
+	pos = rwin_au_pos_find(w, rwin_au(w, sector));
 	return !pos || !pos->data_ns ||
 	       rwin_elapsed(now, pos->data_ns) >= w->p.hold_ns;
 }
-
-/* ---- held tree ---------------------------------------------------------- */
 
 static struct rwin_write *rwin_held_entry(struct rb_node *node)
 {
 	return node ? rb_entry(node, struct rwin_write, node) : NULL;
 }
 
-/*
- * Leftmost chain head starting (@by_end: ending after) at or after @sector.
- * Heads are disjoint: by end, it is the first that may overlap a range
- * starting at @sector.
- */
+/* Leftmost chain head starting (@by_end: ending after) at/after @sector. */
 static struct rwin_write *rwin_held_first(struct rwin_window *w,
 					  sector_t sector, bool by_end)
 {
@@ -227,33 +189,13 @@ static struct rwin_write *rwin_held_first(struct rwin_window *w,
 #define rwin_held_from(w, sector)		rwin_held_first(w, sector, false)
 #define rwin_held_ending_after(w, sector)	rwin_held_first(w, sector, true)
 
-static void rwin_held_account(struct rwin_window *w, struct rwin_write *wr)
-{
-	list_add_tail(&wr->link, wr->long_hold ? &w->held_fifo_long :
-						 &w->held_fifo);
-	wr->state = RWIN_ST_HELD;
-	if (wr->long_hold)
-		w->stats.holds_long++;
-
-	w->held_count++;
-	w->held_bytes += rwin_bytes(wr);
-	w->stats.holds++;
-	if (w->held_count > w->stats.max_held)
-		w->stats.max_held = w->held_count;
-	if (w->held_bytes > w->stats.max_held_bytes)
-		w->stats.max_held_bytes = w->held_bytes;
-}
-
-/* Put @wr in the held tree by its start; it overlaps no other head. */
 static void rwin_held_link(struct rwin_window *w, struct rwin_write *wr)
 {
 	struct rb_node **link = &w->held.rb_node, *parent = NULL;
 
 	while (*link) {
-		struct rwin_write *cur = rb_entry(*link, struct rwin_write, node);
-
 		parent = *link;
-		if (wr->start < cur->start)
+		if (wr->start < rb_entry(parent, struct rwin_write, node)->start)
 			link = &parent->rb_left;
 		else
 			link = &parent->rb_right;
@@ -262,22 +204,29 @@ static void rwin_held_link(struct rwin_window *w, struct rwin_write *wr)
 	rb_insert_color(&wr->node, &w->held);
 }
 
-/* @wr overlaps no held write: it starts a chain of its own. */
-static void rwin_held_insert(struct rwin_window *w, struct rwin_write *wr)
+/* Hold @wr: a chain head of its own, or behind @head, whose range it is. */
+static void rwin_hold(struct rwin_window *w, struct rwin_write *wr,
+		      struct rwin_write *head)
 {
-	rwin_held_link(w, wr);
-	INIT_LIST_HEAD(&wr->chain);
-	rwin_held_account(w, wr);
-}
-
-/* @wr covers exactly the range of the held chain head @head: queue behind. */
-static void rwin_held_chain(struct rwin_window *w, struct rwin_write *head,
-			    struct rwin_write *wr)
-{
-	RB_CLEAR_NODE(&wr->node);
-	list_add_tail(&wr->chain, &head->chain);
-	rwin_held_account(w, wr);
-	w->stats.chained++;
+	if (head) {
+		RB_CLEAR_NODE(&wr->node);
+		list_add_tail(&wr->chain, &head->chain);
+		w->stats.chained++;
+	} else {
+		rwin_held_link(w, wr);
+		INIT_LIST_HEAD(&wr->chain);
+	}
+	list_add_tail(&wr->link, wr->long_hold ? &w->held_fifo_long :
+						 &w->held_fifo);
+	wr->state = RWIN_ST_HELD;
+	w->stats.holds_long += wr->long_hold;
+	w->held_count++;
+	w->held_bytes += rwin_bytes(wr);
+	w->stats.holds++;
+	if (w->held_count > w->stats.max_held)
+		w->stats.max_held = w->held_count;
+	if (w->held_bytes > w->stats.max_held_bytes)
+		w->stats.max_held_bytes = w->held_bytes;
 }
 
 static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
@@ -300,7 +249,6 @@ static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
 	list_del(&wr->link);
 	w->held_count--;
 	w->held_bytes -= rwin_bytes(wr);
-
 	wr->released_ns = now;
 	wr->reason = reason;
 	w->stats.released[reason]++;
@@ -308,11 +256,9 @@ static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
 		w->stats.max_hold_ns = held_for;
 }
 
-/* ---- issue queue -------------------------------------------------------- */
-
 /* Queue @wr in front of @at (&w->queue: at the tail). */
-static void rwin_queue_add_at(struct rwin_window *w, struct rwin_write *wr,
-			      u32 batch, struct list_head *at)
+static void rwin_queue_add(struct rwin_window *w, struct rwin_write *wr,
+			   u32 batch, struct list_head *at)
 {
 	wr->state = RWIN_ST_QUEUED;
 	wr->batch = batch;
@@ -320,12 +266,6 @@ static void rwin_queue_add_at(struct rwin_window *w, struct rwin_write *wr,
 	list_add_tail(&wr->link, at);
 	w->queued_count++;
 	rwin_au_pos_set(w, wr);
-}
-
-static void rwin_queue_add(struct rwin_window *w, struct rwin_write *wr,
-			   u32 batch)
-{
-	rwin_queue_add_at(w, wr, batch, &w->queue);
 }
 
 static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
@@ -339,36 +279,28 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 	}
 }
 
+/* No write is passed more than this often, by a sync write or the sort. */
+#define RWIN_SYNC_PASS_MAX	16
+
 /*
- * A sync write that overlaps nothing queued goes behind the sync writes
- * put ahead and in front of every background write (as kyber gives sync
- * writes their own domain). The queue is bounded by the tags.
+ * A sync write that overlaps nothing queued goes ahead of every background
+ * write, sorted by sector among the sync writes there (FAT's fsync writes
+ * each FAT sector, then its mirror in another AU).
  */
-static struct list_head *rwin_sync_slot(struct rwin_window *w)
+static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
 {
+	struct list_head *at = w->queue.next;
 	struct rwin_write *q;
 	u32 seen = 0;
 
-	if (!w->sync_front)
-		return w->queue.next;
-	list_for_each_entry(q, &w->queue, link)
-		if (q->sync_front && ++seen == w->sync_front)
-			return q->link.next;
-	return &w->queue;
-}
-
-/*
- * Sync writes put ahead overlap nothing queued: sorted by sector (FAT's
- * fsync writes each FAT sector, then its mirror in another AU). One passed
- * RWIN_SYNC_PASS_MAX times is passed no more, so none starves.
- */
-#define RWIN_SYNC_PASS_MAX	16
-
-static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
-{
-	struct list_head *at = rwin_sync_slot(w);
-	struct rwin_write *q;
-
+	if (w->sync_front) {
+		at = &w->queue;
+		list_for_each_entry(q, &w->queue, link)
+			if (q->sync_front && ++seen == w->sync_front) {
+				at = q->link.next;
+				break;
+			}
+	}
 	while (at->prev != &w->queue) {
 		q = list_entry(at->prev, struct rwin_write, link);
 		if (!q->sync_front || q->start <= wr->start ||
@@ -376,12 +308,11 @@ static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
 			break;
 		at = at->prev;
 	}
-	/* Everything from @at to the slot is passed once more. */
 	for (q = list_entry(at, struct rwin_write, link);
 	     &q->link != &w->queue && q->sync_front;
 	     q = list_next_entry(q, link))
 		q->sync_passed++;
-	rwin_queue_add_at(w, wr, 0, at);
+	rwin_queue_add(w, wr, 0, at);
 	wr->sync_front = 1;
 	wr->sync_passed = 0;
 	w->sync_front++;
@@ -393,7 +324,7 @@ bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors,
 	sector_t last = start + sectors - 1;
 	struct rwin_write *q;
 
-	if (!sectors || !w->queued_count)
+	if (!sectors)
 		return false;
 	for (q = rwin_qtree_iter_first(&w->queued, start, last); q;
 	     q = rwin_qtree_iter_next(q, start, last))
@@ -403,92 +334,56 @@ bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors,
 }
 EXPORT_SYMBOL_NS_GPL(rwin_overlaps_queued, COALESCE_IOSCHED);
 
-/* ---- releases ----------------------------------------------------------- */
-
 /*
- * Queue every chain head starting in [lo, hi) as one ascending batch in
- * front of @at. The next write of a chain takes the place of its head
- * behind this walk: it goes in the next batch.
+ * Held writes starting in [lo, hi) go in front of @at, one ascending batch
+ * per generation: the next write of a chain goes in the next batch.
  */
-static u32 rwin_release_pass(struct rwin_window *w, sector_t lo, sector_t hi,
-			     enum rwin_reason reason, u64 now,
-			     struct list_head *at)
+static void rwin_release_range(struct rwin_window *w, sector_t lo,
+			       sector_t hi, enum rwin_reason reason, u64 now,
+			       struct list_head *at)
 {
-	struct rwin_write *wr = rwin_held_from(w, lo), *next;
-	u32 batch, n = 0;
+	struct rwin_write *wr, *next;
+	u32 n = 0;
 
-	if (!wr || wr->start >= hi)
-		return 0;
-
-	/* Batch 0 means "passed through": skip it when the counter wraps. */
-	if (!++w->batch_seq)
-		w->batch_seq = 1;
-	batch = w->batch_seq;
-
-	for (; wr && wr->start < hi; wr = next) {
-		next = rwin_held_entry(rb_next(&wr->node));
-		rwin_held_remove(w, wr, reason, now);
-		rwin_queue_add_at(w, wr, batch, at);
-		n++;
+	while ((wr = rwin_held_from(w, lo)) && wr->start < hi) {
+		/* Batch 0 means "passed through". */
+		if (!++w->batch_seq)
+			w->batch_seq = 1;
+		for (; wr && wr->start < hi; wr = next) {
+			next = rwin_held_entry(rb_next(&wr->node));
+			rwin_held_remove(w, wr, reason, now);
+			rwin_queue_add(w, wr, w->batch_seq, at);
+			n++;
+		}
 	}
-	return n;
-}
-
-/* Every held write starting in [lo, hi): one batch per generation. */
-static u32 rwin_release_range_at(struct rwin_window *w, sector_t lo,
-				 sector_t hi, enum rwin_reason reason, u64 now,
-				 struct list_head *at)
-{
-	u32 n = 0, k;
-
-	while ((k = rwin_release_pass(w, lo, hi, reason, now, at)))
-		n += k;
-	return n;
-}
-
-static u32 rwin_release_range(struct rwin_window *w, sector_t lo, sector_t hi,
-			      enum rwin_reason reason, u64 now)
-{
-	u32 n = rwin_release_range_at(w, lo, hi, reason, now, &w->queue);
-
 	if (n)
 		w->stats.release_events[reason]++;
-	return n;
 }
 
-static u32 rwin_release_all(struct rwin_window *w, enum rwin_reason reason,
-			    u64 now)
+static void rwin_release_all(struct rwin_window *w, enum rwin_reason reason,
+			     u64 now)
 {
-	if (!w->held_count)
-		return 0;
-	return rwin_release_range(w, 0, RWIN_ALL_SECTORS, reason, now);
+	rwin_release_range(w, 0, (sector_t)~0ULL, reason, now, &w->queue);
 }
 
-static u32 rwin_release_au(struct rwin_window *w, u64 au,
-			   enum rwin_reason reason, u64 now)
+static void rwin_release_au(struct rwin_window *w, sector_t sector,
+			    enum rwin_reason reason, u64 now)
 {
-	sector_t lo = (sector_t)au * w->p.au_sectors;
+	sector_t lo = (sector_t)rwin_au(w, sector) * w->p.au_sectors;
 
-	return rwin_release_range(w, lo, lo + w->p.au_sectors, reason, now);
+	rwin_release_range(w, lo, lo + w->p.au_sectors, reason, now,
+			   &w->queue);
 }
 
-/* Only the held writes overlapping [start, end), chains too, before @at. */
-static u32 rwin_release_overlap_at(struct rwin_window *w, sector_t start,
-				   sector_t end, enum rwin_reason reason,
-				   u64 now, struct list_head *at)
+/* The held writes overlapping [start, end), chains too, before @at. */
+static void rwin_release_overlap(struct rwin_window *w, sector_t start,
+				 sector_t end, enum rwin_reason reason,
+				 u64 now, struct list_head *at)
 {
-	struct rwin_write *first;
-	u32 n;
+	struct rwin_write *first = rwin_held_ending_after(w, start);
 
-	if (!w->held_count || end <= start)
-		return 0;
-	first = rwin_held_ending_after(w, start);
-	if (!first || first->start >= end)
-		return 0;
-	n = rwin_release_range_at(w, first->start, end, reason, now, at);
-	if (n)
-		w->stats.release_events[reason]++;
-	return n;
+	if (end > start && first && first->start < end)
+		rwin_release_range(w, first->start, end, reason, now, at);
 }
 
 static bool rwin_device_idle(const struct rwin_window *w)
@@ -496,7 +391,8 @@ static bool rwin_device_idle(const struct rwin_window *w)
 	return !w->inflight && list_empty(&w->queue);
 }
 
-/* Idle is measured from the later of the last completion and the last
+/*
+ * Idle is measured from the later of the last completion and the last
  * arrival: a write still trickling in means the submitter is still busy.
  */
 static u64 rwin_idle_ref(const struct rwin_window *w)
@@ -512,7 +408,6 @@ static u64 rwin_deadline(const struct rwin_window *w,
 			    wr->long_hold ? w->p.meta_hold_ns : w->p.hold_ns);
 }
 
-/* The held write whose deadline comes first (NULL if none is held). */
 static struct rwin_write *rwin_first_due(const struct rwin_window *w)
 {
 	struct rwin_write *a = NULL, *b = NULL;
@@ -527,7 +422,6 @@ static struct rwin_write *rwin_first_due(const struct rwin_window *w)
 	return a;
 }
 
-/* The quiet spell after which writes held under meta_hold_ns go too. */
 static u64 rwin_long_idle(const struct rwin_window *w)
 {
 	return w->p.meta_idle_ns > w->p.idle_ns ? w->p.meta_idle_ns :
@@ -541,10 +435,7 @@ void rwin_set_waiter_probe(struct rwin_window *w,
 }
 EXPORT_SYMBOL_NS_GPL(rwin_set_waiter_probe, COALESCE_IOSCHED);
 
-/*
- * The next probe, every RWIN_PROBE_NS (at most idle_ns): while the device
- * is busy, on the calls that come anyway; while it is quiet, on the timer.
- */
+/* Every RWIN_PROBE_NS (at most idle_ns), from the last ask or from idle. */
 static u64 rwin_probe_due(const struct rwin_window *w)
 {
 	u64 every = w->p.idle_ns < RWIN_PROBE_NS ? w->p.idle_ns : RWIN_PROBE_NS;
@@ -556,13 +447,11 @@ static u64 rwin_probe_due(const struct rwin_window *w)
 }
 
 /*
- * A held write is in flight: its pages are under writeback, and the
- * block device's buffers in it are locked. A writer that locks one (FAT
- * on every cluster allocation, ext2's fsync, jbd2) sleeps until the write
- * leaves, and nothing it does tells the window. So the caller's probe is
- * asked (when: rwin_probe_due()) about up to RWIN_PROBE_WRITES held
- * writes, from where the last ask stopped, by sector; the AU group of
- * every write somebody sleeps on goes.
+ * Nobody sleeps on a held write longer than a short idle spell: a writer
+ * that locks its buffers (FAT, ext2's fsync, jbd2) sends nothing to tell
+ * us. The probe runs under the lock (from a soft hrtimer in the scheduler),
+ * so each run asks about at most RWIN_PROBE_WRITES held writes, resuming
+ * by sector where the last one stopped.
  */
 static void rwin_release_waited(struct rwin_window *w, u64 now)
 {
@@ -575,20 +464,18 @@ static void rwin_release_waited(struct rwin_window *w, u64 now)
 	w->probed_ns = now;
 	h = rwin_held_from(w, w->probe_next) ?: rwin_held_from(w, 0);
 	for (; h && asked < RWIN_PROBE_WRITES; h = next) {
-		u64 au = rwin_au(w, h->start);
+		sector_t start = h->start;
 
-		waited = w->waited(h);
-		asked++;
-		list_for_each_entry(c, &h->chain, chain) {
-			if (waited || asked >= RWIN_PROBE_WRITES)
-				break;
+		c = h;
+		do {	/* the head, then its rewrites */
 			waited = w->waited(c);
-			asked++;
-		}
+			c = list_next_entry(c, chain);
+		} while (++asked < RWIN_PROBE_WRITES && !waited && c != h);
 		next = rwin_held_entry(rb_next(&h->node));
 		if (waited) {
-			rwin_release_au(w, au, RWIN_REL_WAITER, now);
-			next = rwin_held_from(w, (au + 1) * w->p.au_sectors);
+			rwin_release_au(w, start, RWIN_REL_WAITER, now);
+			next = rwin_held_from(w, (rwin_au(w, start) + 1) *
+						 w->p.au_sectors);
 		}
 		w->probe_next = next ? next->start : 0;
 	}
@@ -599,25 +486,20 @@ void rwin_expire(struct rwin_window *w, u64 now)
 	struct rwin_write *due;
 
 	while ((due = rwin_first_due(w)) && rwin_deadline(w, due) <= now)
-		rwin_release_au(w, rwin_au(w, due->start), RWIN_REL_DEADLINE,
-				now);
+		rwin_release_au(w, due->start, RWIN_REL_DEADLINE, now);
 
 	rwin_release_waited(w, now);
 	if (!w->held_count || !rwin_device_idle(w) ||
 	    rwin_add_sat(rwin_idle_ref(w), w->p.idle_ns) > now)
 		return;
-	if (rwin_add_sat(rwin_idle_ref(w), rwin_long_idle(w)) <= now) {
+	if (rwin_add_sat(rwin_idle_ref(w), rwin_long_idle(w)) <= now)
 		rwin_release_all(w, RWIN_REL_IDLE, now);
-		return;
-	}
 	/* A short pause: the AU groups held under hold_ns go, not the rest. */
-	while (!list_empty(&w->held_fifo)) {
-		struct rwin_write *wr = list_first_entry(&w->held_fifo,
-							 struct rwin_write,
-							 link);
-
-		rwin_release_au(w, rwin_au(w, wr->start), RWIN_REL_IDLE, now);
-	}
+	while (!list_empty(&w->held_fifo))
+		rwin_release_au(w, list_first_entry(&w->held_fifo,
+						    struct rwin_write,
+						    link)->start,
+				RWIN_REL_IDLE, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_expire, COALESCE_IOSCHED);
 
@@ -628,7 +510,6 @@ u64 rwin_next_deadline(const struct rwin_window *w)
 
 	if (!due)
 		return RWIN_NO_DEADLINE;
-
 	next = rwin_deadline(w, due);
 	if (rwin_device_idle(w)) {
 		idle = rwin_add_sat(rwin_idle_ref(w),
@@ -643,9 +524,7 @@ u64 rwin_next_deadline(const struct rwin_window *w)
 }
 EXPORT_SYMBOL_NS_GPL(rwin_next_deadline, COALESCE_IOSCHED);
 
-/* ---- arrivals ----------------------------------------------------------- */
-
-/* May @wr be held? An exact @rewrite of a held write may, whatever size. */
+/* An exact @rewrite of a held write may be held, whatever its size. */
 static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 			  bool rewrite, bool *backward)
 {
@@ -660,55 +539,26 @@ static bool rwin_may_hold(struct rwin_window *w, struct rwin_write *wr,
 		return true;
 	/* Behind its AU's write position: a jump back, whatever its size. */
 	*backward = wr->sectors <= RWIN_BACKWARD_MAX &&
-		    wr->start < rwin_au_wpos(w, rwin_au(w, wr->start));
+		    wr->start < rwin_au_wpos(w, wr->start);
 	return *backward;
 }
 
-/* Release the AU group of the held write nearest its deadline until @wr
- * fits. Not the largest group: this is O(1), and it gives up the least
- * holding time.
- */
+/* The group nearest its deadline goes: O(1), the least holding lost. */
 static void rwin_make_room(struct rwin_window *w, const struct rwin_write *wr,
 			   u64 now)
 {
 	while (w->held_count &&
 	       (w->held_count + 1 > w->p.window_reqs ||
-		w->held_bytes + rwin_bytes(wr) > w->p.window_bytes)) {
-		struct rwin_write *due = rwin_first_due(w);
-		enum rwin_reason reason = RWIN_REL_BYTES;
-
-		if (w->held_count + 1 > w->p.window_reqs)
-			reason = RWIN_REL_COUNT;
-		rwin_release_au(w, rwin_au(w, due->start), reason, now);
-	}
+		w->held_bytes + rwin_bytes(wr) > w->p.window_bytes))
+		rwin_release_au(w, rwin_first_due(w)->start,
+				w->held_count + 1 > w->p.window_reqs ?
+				RWIN_REL_COUNT : RWIN_REL_BYTES, now);
 }
 
 /*
- * The held chain head that @wr overlaps, or NULL. *@same: it is the only
- * one, and covers exactly the range of @wr.
- */
-static struct rwin_write *rwin_held_overlap(struct rwin_window *w,
-					    const struct rwin_write *wr,
-					    bool *same)
-{
-	struct rwin_write *first;
-
-	*same = false;
-	if (!w->held_count || !wr->sectors)
-		return NULL;
-	first = rwin_held_ending_after(w, wr->start);
-	if (!first || first->start >= rwin_end(wr))
-		return NULL;
-	/* Heads are disjoint: an equal range is the only overlap. */
-	*same = first->start == wr->start && first->sectors == wr->sectors;
-	return first;
-}
-
-/*
- * Somebody waits for a sync or FUA write and may wait for held ones too:
- * they go (a sync write's only with sync_release; else the waiter probe
- * finds the sleepers), and nothing is held for sync_grace_ns, as the next
- * background write may be what it waits for. True if a grace was running.
+ * Whoever waits for a sync or FUA write may wait for held ones too, and
+ * for the next background write: no holding for sync_grace_ns. True if a
+ * grace was running.
  */
 static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
 {
@@ -735,16 +585,15 @@ EXPORT_SYMBOL_NS_GPL(rwin_note_write, COALESCE_IOSCHED);
 bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 {
 	u32 urgent = wr->flags & RWIN_F_URGENT;
-	u32 nohold = urgent | (wr->flags & (RWIN_F_NOHOLD | RWIN_F_NODATA));
-	struct rwin_write *over;
-	bool backward, same, grace;
+	bool nohold = urgent || (wr->flags & (RWIN_F_NOHOLD | RWIN_F_NODATA));
+	struct rwin_write *over = NULL;
+	bool backward, grace;
 
 	rwin_expire(w, now);
 	w->last_arrival_ns = now;
 	w->stats.writes++;
 	if (wr->flags & RWIN_F_META)
 		w->stats.meta++;
-	wr->state = RWIN_ST_NEW;
 	wr->batch = 0;
 	wr->released_ns = 0;
 	wr->long_hold = 0;
@@ -752,78 +601,62 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	wr->sync_passed = 0;
 
 	grace = rwin_urgent_rules(w, wr->flags, now);
-
-	/*
-	 * An exact rewrite of a held write may be held behind it (overlapping
-	 * writes keep their order either way); any other overlap: the older
-	 * writes go first.
-	 */
-	over = rwin_held_overlap(w, wr, &same);
-	if (over && (nohold || !same)) {
-		rwin_release_overlap_at(w, wr->start, rwin_end(wr),
-					RWIN_REL_OVERLAP, now, &w->queue);
-		over = NULL;
-	}
-
-	/* In a sync grace nothing is held (rwin_urgent_rules()). */
 	if (grace && !urgent)
 		w->stats.grace_passed++;
+
+	/* An exact rewrite may be held behind its chain; else older go first. */
+	if (wr->sectors)
+		over = rwin_held_ending_after(w, wr->start);
+	if (over && over->start >= rwin_end(wr))
+		over = NULL;
+	if (over && (nohold || over->start != wr->start ||
+		     over->sectors != wr->sectors)) {
+		rwin_release_overlap(w, wr->start, rwin_end(wr),
+				     RWIN_REL_OVERLAP, now, &w->queue);
+		over = NULL;
+	}
 
 	if (!nohold && !grace && rwin_may_hold(w, wr, over, &backward)) {
 		/* A rewrite keeps its chain's hold: each FIFO stays ordered. */
 		wr->long_hold = over ? over->long_hold :
-			rwin_au_streamless(w, rwin_au(w, wr->start), now);
+			rwin_au_streamless(w, wr->start, now);
 		rwin_make_room(w, wr, now);
 		/* Making room may have released the write it rewrites. */
 		if (!over || over->state == RWIN_ST_HELD) {
-			if (over)
-				rwin_held_chain(w, over, wr);
-			else
-				rwin_held_insert(w, wr);
-			if (backward)
-				w->stats.holds_backward++;
+			rwin_hold(w, wr, over);
+			w->stats.holds_backward += backward;
 			return true;
 		}
 	} else if (over) {
-		rwin_release_overlap_at(w, wr->start, rwin_end(wr),
-					RWIN_REL_OVERLAP, now, &w->queue);
+		rwin_release_overlap(w, wr->start, rwin_end(wr),
+				     RWIN_REL_OVERLAP, now, &w->queue);
 	}
 
-	/*
-	 * A sync write that overlaps nothing queued (the writes its own
-	 * rules just released included) goes ahead of the background ones.
-	 */
-	if (urgent && !rwin_overlaps_queued(w, wr->start, wr->sectors, RWIN_NO_DEADLINE))
+	if (urgent &&
+	    !rwin_overlaps_queued(w, wr->start, wr->sectors, RWIN_NO_DEADLINE))
 		rwin_queue_add_sync(w, wr);
 	else
-		rwin_queue_add(w, wr, 0);
+		rwin_queue_add(w, wr, 0, &w->queue);
 	/* A data stream is in this AU: what is held there goes with it. */
 	if (wr->sectors > w->p.small_sectors && !(wr->flags & RWIN_F_NODATA))
-		rwin_au_slot(w, rwin_au(w, wr->start))->data_ns = now ?: 1;
+		rwin_au_slot(w, wr->start)->data_ns = now ?: 1;
 	w->stats.passed++;
 	return false;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_add_write, COALESCE_IOSCHED);
 
-/*
- * Held writes under a read go to the head of the queue: nothing queued
- * overlaps a held write, so they may pass every queued write, and whoever
- * waits for the read waits for them only.
- */
+/* To the queue head: they overlap nothing queued, the read waits less. */
 void rwin_read(struct rwin_window *w, sector_t start, u32 sectors, u64 now)
 {
 	rwin_expire(w, now);
 	w->stats.reads++;
 	if (sectors)
-		rwin_release_overlap_at(w, start, start + sectors,
-					RWIN_REL_READ, now, w->queue.next);
+		rwin_release_overlap(w, start, start + sectors, RWIN_REL_READ,
+				     now, w->queue.next);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_read, COALESCE_IOSCHED);
 
-/*
- * A flush owes nothing to a write that has not completed, but a caller
- * that flushes may wait on a held write next: release everything.
- */
+/* A flush owes nothing to held writes, but its caller may wait on one. */
 void rwin_flush(struct rwin_window *w, u32 flags, u64 now)
 {
 	w->stats.flushes++;
@@ -838,17 +671,6 @@ void rwin_drain(struct rwin_window *w, u64 now)
 }
 EXPORT_SYMBOL_NS_GPL(rwin_drain, COALESCE_IOSCHED);
 
-/* ---- commands ----------------------------------------------------------- */
-
-/* Does @wr continue the last run of @cmd, or is there room for a run? */
-static bool rwin_cmd_fits(const struct rwin_cmd *cmd,
-			  const struct rwin_write *wr)
-{
-	return (cmd->nr_writes && cmd->end == wr->start) ||
-	       cmd->nr_runs < RWIN_MAX_RUNS;
-}
-
-/* Append @wr, already unlinked, after rwin_cmd_fits() said yes. */
 static void rwin_cmd_append(struct rwin_cmd *cmd, struct rwin_write *wr)
 {
 	if (!cmd->nr_writes || cmd->end != wr->start)
@@ -860,11 +682,10 @@ static void rwin_cmd_append(struct rwin_cmd *cmd, struct rwin_write *wr)
 }
 
 /*
- * A data write goes to the card with the held writes of its AU before it
- * (one jump back, then one sweep up) and those contiguous after it, even
- * past the AU. Those further ahead stay: sent now, they would put every
- * following data write behind the AU's write position. Collected walking
- * down from the data, so the runs nearest it stay if RWIN_MAX_RUNS cuts.
+ * A data write takes the held writes of its AU before it (one jump back,
+ * one sweep up) and those contiguous after it. Those further ahead stay:
+ * sent now, they would put the next data writes behind the AU's write
+ * position. Walking down from the data keeps the nearest runs.
  */
 static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 			  struct rwin_cmd *cmd, u64 now)
@@ -905,27 +726,20 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 		attached++;
 	}
 
-	/* Rewrites of the attached writes go next, ahead of the queue. */
+	/* Rewrites of the attached writes go next (one release decision). */
 	if (chained)
-		attached += rwin_release_range_at(w, low, cmd->end,
-						  RWIN_REL_ATTACH, now,
-						  w->queue.next);
-	if (attached)
+		rwin_release_range(w, low, cmd->end, RWIN_REL_ATTACH, now,
+				   w->queue.next);
+	else if (attached)
 		w->stats.release_events[RWIN_REL_ATTACH]++;
 	list_for_each_entry(h, &cmd->writes, link)
 		rwin_au_pos_set(w, h);
 }
 
 /*
- * Writes that pass the window queue as they arrive, and two submitters of
- * one disk interleave there: mkfs's inode tables come from the flusher and
- * from its own fsync, whose sync writes go ahead, and one AU's 512 KiB
- * writes left as 2, 4, 3, 5 -- a step back that a linear card pays with a
- * copy of the AU (11 s of the seed's mkfs on the timed card). Among the
- * next few queued writes, the lowest of the head's AU goes first, as
- * mq-deadline's sort sends them, unless a write queued ahead of it
- * overlaps it (the queue keeps same-sector order). As in the sort of sync
- * writes, no write is passed more than RWIN_SYNC_PASS_MAX times.
+ * Two submitters interleave in the queue (mkfs's flusher and its fsync):
+ * among the next few queued writes the lowest of the head's AU goes first,
+ * as mq-deadline sorts them, unless one queued ahead of it overlaps it.
  */
 #define RWIN_SORT_SPAN		8
 
@@ -979,11 +793,12 @@ bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 		rwin_queue_del(w, head);
 		rwin_cmd_append(cmd, head);
 	} else {
-		/* Released together: already ascending, take what fits. */
+		/* Released together: ascending; as many runs as fit. */
 		batch = head->batch;
 		list_for_each_entry_safe(head, next, &w->queue, link) {
 			if (head->batch != batch ||
-			    !rwin_cmd_fits(cmd, head))
+			    (cmd->nr_writes && cmd->end != head->start &&
+			     cmd->nr_runs >= RWIN_MAX_RUNS))
 				break;
 			rwin_queue_del(w, head);
 			rwin_cmd_append(cmd, head);
@@ -1026,8 +841,7 @@ EXPORT_SYMBOL_NS_GPL(rwin_fold, COALESCE_IOSCHED);
 
 /*
  * A completion may have seen nothing held (and taken no lock) just before
- * this call's caller held a write: fold it now, or the window would think
- * the device busy and wait for a hold time instead of the idle time.
+ * our caller held a write: fold it, or we would wait a hold time, not idle.
  */
 u64 rwin_arm(struct rwin_window *w, u64 now)
 {
@@ -1035,8 +849,6 @@ u64 rwin_arm(struct rwin_window *w, u64 now)
 	return rwin_next_deadline(w);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_arm, COALESCE_IOSCHED);
-
-/* ---- merges done by the caller's block layer ---------------------------- */
 
 /* Does [start, end) overlap a write the engine knows, other than @a, @b? */
 static bool rwin_range_taken(struct rwin_window *w, sector_t start,
@@ -1049,8 +861,6 @@ static bool rwin_range_taken(struct rwin_window *w, sector_t start,
 	     h = rwin_held_entry(rb_next(&h->node)))
 		if (h != a && h != b)
 			return true;
-	if (!w->queued_count)
-		return false;
 	for (h = rwin_qtree_iter_first(&w->queued, start, end - 1); h;
 	     h = rwin_qtree_iter_next(h, start, end - 1))
 		if (h != a && h != b)
@@ -1068,8 +878,8 @@ struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end)
 	h = rwin_held_ending_after(w, s);
 	if (h && (end ? rwin_end(h) : h->start) == sector)
 		found = h;
-	for (h = w->queued_count ? rwin_qtree_iter_first(&w->queued, s, s) :
-				   NULL; h; h = rwin_qtree_iter_next(h, s, s)) {
+	for (h = rwin_qtree_iter_first(&w->queued, s, s); h;
+	     h = rwin_qtree_iter_next(h, s, s)) {
 		if ((end ? rwin_end(h) : h->start) != sector)
 			continue;
 		if (found)
@@ -1079,15 +889,6 @@ struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end)
 	return found && rwin_mergeable(found) ? found : NULL;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_find, COALESCE_IOSCHED);
-
-bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
-		   sector_t start, u32 sectors)
-{
-	if (!sectors || !rwin_mergeable(wr))
-		return false;
-	return !rwin_range_taken(w, start, start + sectors, wr, NULL);
-}
-EXPORT_SYMBOL_NS_GPL(rwin_may_grow, COALESCE_IOSCHED);
 
 bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
 		    const struct rwin_write *gone, sector_t start,
@@ -1099,26 +900,28 @@ bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
 }
 EXPORT_SYMBOL_NS_GPL(rwin_may_merge, COALESCE_IOSCHED);
 
+bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
+		   sector_t start, u32 sectors)
+{
+	return rwin_may_merge(w, wr, wr, start, sectors);
+}
+EXPORT_SYMBOL_NS_GPL(rwin_may_grow, COALESCE_IOSCHED);
+
 /* May a held write that grew to [start, +sectors) stay held? */
 static bool rwin_still_holdable(struct rwin_window *w,
 				const struct rwin_write *wr, sector_t start,
 				u32 sectors, u32 flags)
 {
-	u64 bytes = (u64)sectors << 9;
-
 	if (flags & (RWIN_F_URGENT | RWIN_F_NOHOLD))
 		return false;
-	if (w->held_bytes - rwin_bytes(wr) + bytes > w->p.window_bytes)
+	if (w->held_bytes - rwin_bytes(wr) + ((u64)sectors << 9) >
+	    w->p.window_bytes)
 		return false;
 	if (sectors <= w->p.small_sectors)
 		return true;
-	/*
-	 * Not at its AU's write position: behind it, or ahead of it (an ext2
-	 * indirect block that data grew on waits for the data in front of it,
-	 * maybe still in the submitter's plug).
-	 */
+	/* Behind or ahead of its AU's write position (ext2 indirect block). */
 	return sectors <= RWIN_BACKWARD_MAX &&
-	       start != rwin_au_wpos(w, rwin_au(w, start));
+	       start != rwin_au_wpos(w, start);
 }
 
 void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
@@ -1138,43 +941,40 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 			w->held_bytes += ((u64)sectors << 9) - rwin_bytes(wr);
 			if (w->held_bytes > w->stats.max_held_bytes)
 				w->stats.max_held_bytes = w->held_bytes;
-			if (start != wr->start) {
+			if (start != wr->start)
 				rb_erase(&wr->node, &w->held);
+			wr->sectors = sectors;
+			if (start != wr->start) {
 				wr->start = start;
-				wr->sectors = sectors;
 				rwin_held_link(w, wr);
-			} else {
-				wr->sectors = sectors;
 			}
 			return;
 		}
 		/* It leaves: the older held writes under the new part first. */
 		w->stats.grow_released++;
-		rwin_release_overlap_at(w, start, old_start,
-					RWIN_REL_OVERLAP, now, &w->queue);
-		rwin_release_overlap_at(w, old_end, end, RWIN_REL_OVERLAP,
-					now, &w->queue);
-		rwin_release_overlap_at(w, old_start, old_end,
-					flags & RWIN_F_URGENT ? RWIN_REL_SYNC :
-					RWIN_REL_ATTACH, now, &w->queue);
+		rwin_release_overlap(w, start, old_start, RWIN_REL_OVERLAP, now,
+				     &w->queue);
+		rwin_release_overlap(w, old_end, end, RWIN_REL_OVERLAP, now,
+				     &w->queue);
+		rwin_release_overlap(w, old_start, old_end,
+				     flags & RWIN_F_URGENT ? RWIN_REL_SYNC :
+				     RWIN_REL_ATTACH, now, &w->queue);
 	} else if (wr->state == RWIN_ST_QUEUED && taken) {
 		/* Older held writes under the new part go in front of it. */
-		rwin_release_overlap_at(w, start, old_start, RWIN_REL_OVERLAP,
-					now, &wr->link);
-		rwin_release_overlap_at(w, old_end, end, RWIN_REL_OVERLAP,
-					now, &wr->link);
+		rwin_release_overlap(w, start, old_start, RWIN_REL_OVERLAP, now,
+				     &wr->link);
+		rwin_release_overlap(w, old_end, end, RWIN_REL_OVERLAP, now,
+				     &wr->link);
 	}
-	if (wr->state != RWIN_ST_QUEUED) {
-		/* Out already: the caller owns it; keep the numbers honest. */
-		wr->start = start;
-		wr->sectors = sectors;
-		return;
-	}
-	rwin_qtree_remove(wr, &w->queued);
+	/* Out already, the caller's: only keep the numbers honest. */
+	if (wr->state == RWIN_ST_QUEUED)
+		rwin_qtree_remove(wr, &w->queued);
 	wr->start = start;
 	wr->sectors = sectors;
-	rwin_qtree_insert(wr, &w->queued);
-	rwin_au_pos_set(w, wr);
+	if (wr->state == RWIN_ST_QUEUED) {
+		rwin_qtree_insert(wr, &w->queued);
+		rwin_au_pos_set(w, wr);
+	}
 }
 EXPORT_SYMBOL_NS_GPL(rwin_grow, COALESCE_IOSCHED);
 
@@ -1189,10 +989,10 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 	/* A held write taking in a queued one or a chain head leaves. */
 	if (into->state == RWIN_ST_HELD &&
 	    (gone->state == RWIN_ST_QUEUED || rewrites))
-		rwin_release_overlap_at(w, into->start, rwin_end(into),
-					RWIN_REL_ATTACH, now,
-					gone->state == RWIN_ST_QUEUED ?
-					&gone->link : &w->queue);
+		rwin_release_overlap(w, into->start, rwin_end(into),
+				     RWIN_REL_ATTACH, now,
+				     gone->state == RWIN_ST_QUEUED ?
+				     &gone->link : &w->queue);
 
 	/* Two held writes: the older arrival, and its FIFO place, stay. */
 	if (into->state == RWIN_ST_HELD && gone->state == RWIN_ST_HELD &&
@@ -1212,9 +1012,8 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 
 	/* The rewrites of @gone's range now follow the write holding it. */
 	if (rewrites && into->state == RWIN_ST_QUEUED)
-		rwin_release_overlap_at(w, gone_start, gone_end,
-					RWIN_REL_ATTACH, now,
-					into->link.next);
+		rwin_release_overlap(w, gone_start, gone_end, RWIN_REL_ATTACH,
+				     now, into->link.next);
 	rwin_grow(w, into, start, sectors, flags, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_merge, COALESCE_IOSCHED);

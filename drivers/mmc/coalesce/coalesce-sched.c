@@ -2,22 +2,12 @@
 /*
  * coalesce: a blk-mq I/O scheduler for flash that keeps only a few
  * allocation units (AUs) open and wants the writes inside an AU in
- * ascending order -- cheap SD cards, USB sticks.
- *
- * The policy is reorder_window.c's; this is the mechanism around it. Every
- * request, and every bio that may merge into one, is shown to the window
- * as it arrives. dispatch_request hands out requeues and flush steps, then
- * reads (unless one overlaps an older write), then the window's commands
- * in the order it chose. has_work is false while only held writes remain;
- * a soft hrtimer re-runs the queue at the window's next deadline. A queue
- * freeze and system suspend release every held write. Writes merge only
- * as bios: elv_attempt_insert_merge() asks no elevator, so it could merge
- * a write into an older one past a third that overlaps both.
- *
- * A flush owes nothing to a write that has not completed
- * (Documentation/reorder-window.md). Up to 6.4 flush and FUA requests never
- * reach an elevator; from 6.5 the data step of a flush sequence comes in
- * at the head, and waits for the older queued writes it overlaps.
+ * ascending order (cheap SD cards, USB sticks). The policy is
+ * reorder_window.c's; this is the mechanism around it
+ * (Documentation/reorder-window.md, "The scheduler around it"). has_work
+ * is false while only held writes remain; a soft hrtimer re-runs the
+ * queue at the window's next deadline. A queue freeze and system suspend
+ * release every held write.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -43,13 +33,9 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/coalesce.h>
 
-/*
- * rq->elv.priv[1]: a dispatched write the window counts in flight; a write
- * at the head that waits for the older writes under it (coalesce_next()).
- */
+/* rq->elv.priv[1]: a write counted in flight; one at the head that waits */
 #define COALESCE_IN_FLIGHT	((void *)1UL)
 #define COALESCE_WAITS		((void *)2UL)
-
 /* Reads go first, but at most this many in a row while writes wait. */
 #define COALESCE_READS_PER_WRITE	8
 
@@ -87,11 +73,12 @@ static bool coalesce_freezing(struct coalesce_data *cd)
 	return READ_ONCE(cd->q->mq_freeze_depth) > 0;
 }
 
-/*
- * With the lock taken: fold in the completions counted without it and
- * return the time, later than any returned before (a flush step's place
- * among the writes is its time: coalesce_must_wait()).
- */
+static bool coalesce_writes_waiting(struct coalesce_data *cd)
+{
+	return !list_empty(&cd->cmd.writes) || rwin_has_queued(&cd->win);
+}
+
+/* First under the lock (rwin_fold()); the time strictly increases. */
 static u64 coalesce_begin(struct coalesce_data *cd)
 {
 	cd->last_now = max(ktime_get_ns(), cd->last_now + 1);
@@ -99,19 +86,15 @@ static u64 coalesce_begin(struct coalesce_data *cd)
 	return cd->last_now;
 }
 
-/* Last under the lock: is there work, and when must the timer fire? */
+/* Last under the lock (rwin_arm()): any work? When must the timer fire? */
 static void coalesce_update(struct coalesce_data *cd)
 {
-	u64 next;
+	u64 next = rwin_arm(&cd->win, ktime_get_ns());
 
-	next = rwin_arm(&cd->win, ktime_get_ns());
 	WRITE_ONCE(cd->ready, !list_empty(&cd->front) ||
-		   !list_empty(&cd->reads) ||
-		   !list_empty(&cd->cmd.writes) ||
-		   rwin_has_queued(&cd->win));
-	if (next == RWIN_NO_DEADLINE)
-		return;
-	if (hrtimer_is_queued(&cd->timer) && cd->timer_at <= next)
+		   !list_empty(&cd->reads) || coalesce_writes_waiting(cd));
+	if (next == RWIN_NO_DEADLINE ||
+	    (hrtimer_is_queued(&cd->timer) && cd->timer_at <= next))
 		return;
 	cd->timer_at = next;
 	/* soft: the waiter probe it may run walks held requests' pages */
@@ -136,27 +119,11 @@ static enum hrtimer_restart coalesce_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* Suspend: release every held write and run the queue. */
-static void coalesce_pm_drain(struct coalesce_data *cd)
-{
-	spin_lock_irq(&cd->lock);
-	if (rwin_held_count(&cd->win)) {
-		rwin_drain(&cd->win, coalesce_begin(cd));
-		cd->pm_drains++;
-	}
-	coalesce_update(cd);
-	spin_unlock_irq(&cd->lock);
-	blk_mq_run_hw_queues(cd->q, true);
-}
-
-/* ---- insertion ---------------------------------------------------------- */
-
 static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 				 u64 now, struct list_head *free)
 {
 	struct request_queue *q = cd->q;
 
-	/* Shown to the window even if it merges into another read. */
 	rwin_read(&cd->win, blk_rq_pos(rq), blk_rq_sectors(rq), now);
 	if (blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
@@ -168,20 +135,22 @@ static void coalesce_insert_read(struct coalesce_data *cd, struct request *rq,
 	list_add_tail(&rq->queuelist, &cd->reads);
 }
 
+/* At the head, after the queued writes under it that came before it. */
+static void coalesce_wait_at_head(struct request *rq, u64 now)
+{
+	rq->fifo_time = now;	/* unused while it is in an elevator */
+	rq->elv.priv[1] = COALESCE_WAITS;
+}
+
 static void coalesce_insert_write(struct coalesce_data *cd,
 				  struct request *rq, u64 now)
 {
 	struct rwin_write *wr = mempool_alloc(cd->pool, GFP_ATOMIC);
 
-	/*
-	 * The reserve has one for every request, unless growing it failed
-	 * (coalesce_resize_reserve()): then the write goes at the head, after
-	 * the queued writes under it, as a flush step does.
-	 */
+	/* The reserve failed to grow (depth_updated): go as a flush step. */
 	if (unlikely(!wr)) {
 		rwin_drain(&cd->win, now);
-		rq->fifo_time = now;
-		rq->elv.priv[1] = COALESCE_WAITS;
+		coalesce_wait_at_head(rq, now);
 		list_add_tail(&rq->queuelist, &cd->front);
 		return;
 	}
@@ -201,25 +170,6 @@ static void coalesce_insert_write(struct coalesce_data *cd,
 						cd->win.p.au_sectors));
 }
 
-/*
- * At the head: a requeue, or (6.5+) the data step of a flush sequence. The
- * step waits for the older queued writes under it (coalesce_must_wait());
- * its arrival is kept in fifo_time, unused while it is in an elevator.
- */
-static void coalesce_insert_head(struct coalesce_data *cd, struct request *rq,
-				 u64 now)
-{
-	if (rq->rq_flags & RQF_FLUSH_SEQ) {
-		cd->flush_steps++;
-		rq->fifo_time = now;
-		rq->elv.priv[1] = COALESCE_WAITS;
-		rwin_flush(&cd->win, coalesce_flags(rq->cmd_flags), now);
-	} else {
-		cd->requeued++;
-	}
-	list_add(&rq->queuelist, &cd->front);
-}
-
 static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
 				     struct list_head *list,
 				     coalesce_insert_t flags)
@@ -235,12 +185,22 @@ static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
 	list_for_each_entry_safe(rq, next, list, queuelist) {
 		list_del_init(&rq->queuelist);
 		trace_block_rq_insert(rq);
-		if (coalesce_insert_at_head(flags))
-			coalesce_insert_head(cd, rq, now);
-		else if (req_op(rq) == REQ_OP_READ)
-			coalesce_insert_read(cd, rq, now, &free);
-		else
-			coalesce_insert_write(cd, rq, now);
+		if (!coalesce_insert_at_head(flags)) {
+			if (req_op(rq) == REQ_OP_READ)
+				coalesce_insert_read(cd, rq, now, &free);
+			else
+				coalesce_insert_write(cd, rq, now);
+			continue;
+		}
+		/* A requeue, or (6.5+) the data step of a flush sequence. */
+		if (rq->rq_flags & RQF_FLUSH_SEQ) {
+			cd->flush_steps++;
+			coalesce_wait_at_head(rq, now);
+			rwin_flush(&cd->win, coalesce_flags(rq->cmd_flags), now);
+		} else {
+			cd->requeued++;
+		}
+		list_add(&rq->queuelist, &cd->front);
 	}
 	coalesce_update(cd);
 	spin_unlock_irq(&cd->lock);
@@ -251,42 +211,26 @@ static void coalesce_insert_requests(struct blk_mq_hw_ctx *hctx,
 	}
 }
 
-/* ---- dispatch ----------------------------------------------------------- */
-
-static bool coalesce_overlaps(struct request *rq, sector_t start, u32 len)
-{
-	return blk_rq_pos(rq) < start + len &&
-	       start < blk_rq_pos(rq) + blk_rq_sectors(rq);
-}
-
-/*
- * Must @rd (a read, or a flush step) wait for a queued write under it? A
- * read for any, a flush step only for one that came before it: the data
- * of a newer write must land last.
- */
+/* A read waits for any write under it, a flush step for older ones. */
 static bool coalesce_must_wait(struct coalesce_data *cd, struct request *rd)
 {
 	u64 before = rd->elv.priv[1] == COALESCE_WAITS ? rd->fifo_time :
 							 RWIN_NO_DEADLINE;
-	sector_t start = blk_rq_pos(rd);
-	u32 len = blk_rq_sectors(rd);
+	sector_t start = blk_rq_pos(rd), end = start + blk_rq_sectors(rd);
 	struct rwin_write *wr;
+	struct request *rq;
 
-	if (rwin_overlaps_queued(&cd->win, start, len, before))
+	if (rwin_overlaps_queued(&cd->win, start, blk_rq_sectors(rd), before))
 		return true;
-	list_for_each_entry(wr, &cd->cmd.writes, link)
-		if (wr->arrival_ns < before &&
-		    coalesce_overlaps(wr->cookie, start, len))
+	list_for_each_entry(wr, &cd->cmd.writes, link) {
+		rq = wr->cookie;
+		if (wr->arrival_ns < before && blk_rq_pos(rq) < end &&
+		    start < blk_rq_pos(rq) + blk_rq_sectors(rq))
 			return true;
+	}
 	return false;
 }
 
-static bool coalesce_writes_waiting(struct coalesce_data *cd)
-{
-	return !list_empty(&cd->cmd.writes) || rwin_has_queued(&cd->win);
-}
-
-/* The request leaves the scheduler's merge structures. */
 static void coalesce_unlink(struct coalesce_data *cd, struct request *rq)
 {
 	elv_rqhash_del(cd->q, rq);
@@ -336,26 +280,24 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 		if (rq->elv.priv[1] == COALESCE_WAITS &&
 		    coalesce_must_wait(cd, rq))
 			return coalesce_next_write(cd, now);
-		list_del_init(&rq->queuelist);
+		rq_fifo_clear(rq);
 		return rq;
 	}
 
 	rq = list_first_entry_or_null(&cd->reads, struct request, queuelist);
-	if (rq && (!coalesce_writes_waiting(cd) ||
-		   (cd->reads_in_a_row < COALESCE_READS_PER_WRITE &&
-		    !coalesce_must_wait(cd, rq)))) {
-		if (coalesce_writes_waiting(cd))
-			cd->reads_in_a_row++;
-		goto read;
-	}
-
-	cd->reads_in_a_row = 0;
-	if (coalesce_writes_waiting(cd))
+	if (!coalesce_writes_waiting(cd)) {
+		if (!rq) {
+			cd->reads_in_a_row = 0;
+			return NULL;
+		}
+	} else if (rq && cd->reads_in_a_row < COALESCE_READS_PER_WRITE &&
+		   !coalesce_must_wait(cd, rq)) {
+		cd->reads_in_a_row++;
+	} else {
+		cd->reads_in_a_row = 0;
 		return coalesce_next_write(cd, now);
-	if (!rq)
-		return NULL;
-read:
-	list_del_init(&rq->queuelist);
+	}
+	rq_fifo_clear(rq);
 	coalesce_unlink(cd, rq);
 	cd->dispatched_reads++;
 	return rq;
@@ -383,8 +325,6 @@ static bool coalesce_has_work(struct blk_mq_hw_ctx *hctx)
 	       (READ_ONCE(cd->win.held_count) && coalesce_freezing(cd));
 }
 
-/* ---- completion --------------------------------------------------------- */
-
 static void coalesce_prepare_request(struct request *rq)
 {
 	rq->elv.priv[0] = NULL;
@@ -410,30 +350,24 @@ static void coalesce_finish_request(struct request *rq)
 	spin_unlock_irqrestore(&cd->lock, flags);
 }
 
-/* ---- merges ------------------------------------------------------------- */
-
-/*
- * The window finds a write's merge partners: the request hash and
- * elv_rb_*() would offer held writes the window may not let grow (a
- * chained rewrite), and the window's trees know both ends already.
- */
+/* Not the request hash or elv_rb_*(): they would offer chained rewrites. */
 static int coalesce_request_merge(struct request_queue *q,
 				  struct request **req, struct bio *bio)
 {
 	struct coalesce_data *cd = q->elevator->elevator_data;
 	struct rwin_write *wr;
+	int back;
 
 	if (bio_op(bio) != REQ_OP_WRITE)
 		return ELEVATOR_NO_MERGE;
-	wr = rwin_find(&cd->win, bio_end_sector(bio), false);
-	if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
-		*req = wr->cookie;
-		return ELEVATOR_FRONT_MERGE;
-	}
-	wr = rwin_find(&cd->win, bio->bi_iter.bi_sector, true);
-	if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
-		*req = wr->cookie;
-		return ELEVATOR_BACK_MERGE;
+	for (back = 0; back < 2; back++) {
+		wr = rwin_find(&cd->win, back ? bio->bi_iter.bi_sector :
+				bio_end_sector(bio), back);
+		if (wr && elv_bio_merge_ok(wr->cookie, bio)) {
+			*req = wr->cookie;
+			return back ? ELEVATOR_BACK_MERGE :
+				      ELEVATOR_FRONT_MERGE;
+		}
 	}
 	return ELEVATOR_NO_MERGE;
 }
@@ -459,7 +393,7 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 	return rwin_may_grow(&cd->win, wr, start, end - start);
 }
 
-/* A bio that may join a request: the window sees it first, as a request. */
+/* The window sees the bio first, as a request. */
 static bool coalesce_bio_merge(struct request_queue *q, struct bio *bio,
 			       unsigned int nr_segs)
 {
@@ -485,52 +419,50 @@ static bool coalesce_bio_merge(struct request_queue *q, struct bio *bio,
 	return merged;
 }
 
-/* A bio was merged into @rq, and nothing else followed. */
 static void coalesce_request_merged(struct request_queue *q,
 				    struct request *rq, enum elv_merge type)
 {
 	struct coalesce_data *cd = q->elevator->elevator_data;
 	struct rwin_write *wr = rq_to_write(rq);
 
-	if (!wr)
-		return;
-	rwin_grow(&cd->win, wr, blk_rq_pos(rq), blk_rq_sectors(rq),
-		  cd->merge_flags, ktime_get_ns());
+	if (wr)
+		rwin_grow(&cd->win, wr, blk_rq_pos(rq), blk_rq_sectors(rq),
+			  cd->merge_flags, ktime_get_ns());
 }
 
-/* After a bio merge, the block layer asks for a request to merge on. */
+/* After a bio merge: the write right after (@after) or before @rq. */
+static struct request *coalesce_neighbour(struct request_queue *q,
+					  struct request *rq, bool after)
+{
+	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct rwin_write *wr = rq_to_write(rq), *nb;
+	sector_t start = blk_rq_pos(rq), end = start + blk_rq_sectors(rq);
+
+	if (!wr)
+		return NULL;
+	nb = rwin_find(&cd->win, after ? end : start, !after);
+	if (!nb || nb == wr)
+		return NULL;
+	if (after)
+		end += nb->sectors;
+	else
+		start = nb->start;
+	if (!rwin_may_merge(&cd->win, after ? wr : nb, after ? nb : wr,
+			    start, end - start))
+		return NULL;
+	return nb->cookie;
+}
+
 static struct request *coalesce_next_request(struct request_queue *q,
 					     struct request *rq)
 {
-	struct coalesce_data *cd = q->elevator->elevator_data;
-	struct rwin_write *wr = rq_to_write(rq), *next;
-	sector_t end = blk_rq_pos(rq) + blk_rq_sectors(rq);
-
-	if (!wr)
-		return NULL;
-	next = rwin_find(&cd->win, end, false);
-	if (!next || next == wr ||
-	    !rwin_may_merge(&cd->win, wr, next, blk_rq_pos(rq),
-			    end + next->sectors - blk_rq_pos(rq)))
-		return NULL;
-	return next->cookie;
+	return coalesce_neighbour(q, rq, true);
 }
 
 static struct request *coalesce_former_request(struct request_queue *q,
 					       struct request *rq)
 {
-	struct coalesce_data *cd = q->elevator->elevator_data;
-	struct rwin_write *wr = rq_to_write(rq), *prev;
-	sector_t end = blk_rq_pos(rq) + blk_rq_sectors(rq);
-
-	if (!wr)
-		return NULL;
-	prev = rwin_find(&cd->win, blk_rq_pos(rq), true);
-	if (!prev || prev == wr ||
-	    !rwin_may_merge(&cd->win, prev, wr, prev->start,
-			    end - prev->start))
-		return NULL;
-	return prev->cookie;
+	return coalesce_neighbour(q, rq, false);
 }
 
 /* @next was merged into @rq and is about to be freed. */
@@ -542,7 +474,7 @@ static void coalesce_requests_merged(struct request_queue *q,
 	u64 now = ktime_get_ns();
 
 	if (!list_empty(&next->queuelist))
-		list_del_init(&next->queuelist);	/* a read */
+		rq_fifo_clear(next);	/* a read */
 	coalesce_unlink(cd, next);
 
 	if (into && gone)
@@ -557,23 +489,16 @@ static void coalesce_requests_merged(struct request_queue *q,
 	}
 }
 
-/* ---- tags --------------------------------------------------------------- */
-
-/*
- * The scheduler tags of @hctx now. Not q->nr_requests: a change of
- * nr_requests calls depth_updated before it stores the new value.
- */
+/* Not q->nr_requests: a change calls depth_updated before storing it. */
 static unsigned int coalesce_sched_depth(struct blk_mq_hw_ctx *hctx)
 {
 	return max(1U, hctx->sched_tags->bitmap_tags.sb.depth);
 }
 
 /*
- * An elevator's shallow_depth counts per sbitmap word (6.1) or over the
- * whole map (6.17, and stable trees from different points, 6.12.43 among
- * them): sbitmap itself is asked once, at load, through the call blk-mq
- * makes. Per word on a whole-map sbitmap would leave async writes a
- * quarter of their tags, and three held writes could then take them all.
+ * shallow_depth counts per sbitmap word (6.1) or over the whole map (6.17,
+ * 6.12.43): sbitmap is asked at load. Per word on a whole-map sbitmap would
+ * leave async writes a quarter of their tags.
  */
 static bool coalesce_shallow_per_word = true;
 
@@ -595,24 +520,9 @@ static int __init coalesce_probe_shallow(void)
 	return 0;
 }
 
-/* @depth tags of the queue, as the shallow depth this sbitmap counts */
-static unsigned int coalesce_shallow_depth(struct blk_mq_hw_ctx *hctx,
-					   unsigned int depth)
-{
-	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
-	unsigned int nr = coalesce_sched_depth(hctx);
-
-	if (!coalesce_shallow_per_word)
-		return clamp(depth, 1U, nr);
-	return max(1U, ((depth << bt->sb.shift) + nr - 1) / nr);
-}
-
 /*
- * Small writes in the submitter's plug have tags but have not reached the
- * window; they will most likely be held. Counted as queued, they could
- * leave no tag for the rest of the plug, whose submitter would then sleep
- * while they sit held (seen on ext2's flusher: indirect blocks, then the
- * file's data).
+ * Small writes in the plug have tags and will likely be held: counted as
+ * queued, they could leave the rest of the plug no tag while they sit held.
  */
 static unsigned int coalesce_plugged_small(struct request_queue *q,
 					   u32 small_sectors)
@@ -631,18 +541,17 @@ static unsigned int coalesce_plugged_small(struct request_queue *q,
 }
 
 /*
- * Held writes keep their tags. Async writes may use three quarters of the
- * tags, and the window holds at most three quarters of those. Beside the
- * held ones at most queue_writes background writes may be queued or on
- * the card: whoever waits for one waits for all in front of it (96 tags
- * of 512 KiB are tens of seconds on a slow card). wbt would do this, but
- * it counts held writes: it is off.
+ * Held writes keep their tags. Beside them at most queue_writes background
+ * writes may be queued or on the card: whoever waits for one waits for all
+ * in front of it. wbt would do this, but it counts held writes: it is off.
  */
 static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct coalesce_data *cd = data->q->elevator->elevator_data;
+	struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
 	unsigned int depth = READ_ONCE(cd->async_depth);
 	unsigned int queued = READ_ONCE(cd->tun[COALESCE_T_queue_writes]);
+	unsigned int nr;
 
 	if (op_is_sync(opf))
 		return;
@@ -650,27 +559,22 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 		depth = min(depth, READ_ONCE(cd->win.held_count) + queued +
 			    coalesce_plugged_small(data->q,
 						   READ_ONCE(cd->win.p.small_sectors)));
-	data->shallow_depth = coalesce_shallow_depth(data->hctx, depth);
-}
-
-/* One struct rwin_write per tag; the queue is frozen here, we may sleep. */
-static void coalesce_resize_reserve(struct coalesce_data *cd,
-				    struct blk_mq_hw_ctx *hctx)
-{
-	int want = coalesce_sched_depth(hctx) * cd->q->nr_hw_queues;
-
-	if (want == cd->pool->min_nr)
-		return;
-	if (mempool_resize(cd->pool, want))
-		pr_warn_ratelimited(COALESCE_NAME ": reserve of %d writes kept, %d refused (no memory)\n",
-				    cd->pool->min_nr, want);
+	/* @depth tags, as the shallow depth this sbitmap counts */
+	nr = coalesce_sched_depth(data->hctx);
+	data->shallow_depth = coalesce_shallow_per_word ?
+		max(1U, ((depth << bt->sb.shift) + nr - 1) / nr) :
+		clamp(depth, 1U, nr);
 }
 
 static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
+	int want = coalesce_sched_depth(hctx) * cd->q->nr_hw_queues;
 
-	coalesce_resize_reserve(cd, hctx);
+	/* One struct rwin_write per tag; the queue is frozen, we may sleep. */
+	if (want != cd->pool->min_nr && mempool_resize(cd->pool, want))
+		pr_warn_ratelimited(COALESCE_NAME ": reserve of %d writes kept, %d refused (no memory)\n",
+				    cd->pool->min_nr, want);
 	WRITE_ONCE(cd->async_depth, max(1U, coalesce_sched_depth(hctx) * 3 / 4));
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 	coalesce_apply_tunables(cd);
@@ -682,30 +586,15 @@ static int coalesce_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 	return 0;
 }
 
-/* ---- life cycle --------------------------------------------------------- */
-
-static u32 coalesce_queue_au_sectors(struct request_queue *q)
-{
-	u32 gran = q->limits.discard_granularity;
-
-	/* mmc_block: the card's AU (12 and 24 MiB too); 512: unknown */
-	if (gran >= 16 * 1024 && IS_ALIGNED(gran, SZ_4K))
-		return gran >> SECTOR_SHIFT;
-	return 0;
-}
-
 static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 {
+	u32 gran = q->limits.discard_granularity;
 	struct elevator_queue *eq;
 	struct coalesce_data *cd;
 	struct rwin_params p;
 	int ret = -ENOMEM;
 
-	/*
-	 * A zone wants its writes in order. 6.1 refuses us before this (we
-	 * lack ELEVATOR_F_ZBD_SEQ_WRITE); from 6.10 only this does, after
-	 * elevator_switch() has exited the old elevator: the disk ends on none.
-	 */
+	/* 6.1 refuses a zoned disk before this; from 6.10 it ends on none. */
 	if (blk_queue_is_zoned(q)) {
 		pr_warn(COALESCE_NAME ": %s is a zoned device; writes to a zone must not be held or reordered: use mq-deadline or none\n",
 			q->disk ? q->disk->disk_name : "queue");
@@ -730,7 +619,9 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	INIT_LIST_HEAD(&cd->reads);
 	hrtimer_init(&cd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	cd->timer.function = coalesce_timer_fn;
-	cd->au_sectors_queue = coalesce_queue_au_sectors(q);
+	/* mmc_block: the card's AU (12 and 24 MiB too); 512: unknown */
+	if (gran >= 16 * 1024 && IS_ALIGNED(gran, SZ_4K))
+		cd->au_sectors_queue = gran >> SECTOR_SHIFT;
 	cd->async_depth = max(1UL, q->nr_requests * 3 / 4);
 
 	mutex_lock(&coalesce_mutex);
@@ -771,7 +662,6 @@ static void coalesce_exit_sched(struct elevator_queue *e)
 	list_del(&cd->node);
 	mutex_unlock(&coalesce_mutex);
 
-	/* The queue is frozen: every request we had has completed. */
 	WARN_ON_ONCE(rwin_held_count(&cd->win) || rwin_has_queued(&cd->win));
 	WARN_ON_ONCE(!list_empty(&cd->cmd.writes) ||
 		     !list_empty(&cd->reads) || !list_empty(&cd->front));
@@ -811,10 +701,7 @@ static struct elevator_type coalesce_sched = {
 };
 MODULE_ALIAS("coalesce-iosched");
 
-/*
- * System suspend and hibernation: release what is held before processes
- * freeze, and hold nothing until the system is back.
- */
+/* Suspend: release what is held, hold nothing until the system is back. */
 static int coalesce_pm_notify(struct notifier_block *nb, unsigned long event,
 			      void *unused)
 {
@@ -826,8 +713,16 @@ static int coalesce_pm_notify(struct notifier_block *nb, unsigned long event,
 	case PM_RESTORE_PREPARE:
 		WRITE_ONCE(coalesce_pm_no_hold, true);
 		mutex_lock(&coalesce_mutex);
-		list_for_each_entry(cd, &coalesce_instances, node)
-			coalesce_pm_drain(cd);
+		list_for_each_entry(cd, &coalesce_instances, node) {
+			spin_lock_irq(&cd->lock);
+			if (rwin_held_count(&cd->win)) {
+				rwin_drain(&cd->win, coalesce_begin(cd));
+				cd->pm_drains++;
+			}
+			coalesce_update(cd);
+			spin_unlock_irq(&cd->lock);
+			blk_mq_run_hw_queues(cd->q, true);
+		}
 		mutex_unlock(&coalesce_mutex);
 		break;
 	case PM_POST_SUSPEND:

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The coalesce I/O scheduler: the reorder window (reorder_window.c, pure
- * policy) wrapped in blk-mq's elevator interface (mechanism). Shared by
- * the scheduler's own files; nothing here is meant for other modules.
- */
+/* The coalesce I/O scheduler's own files share this; no other module. */
 #ifndef _COALESCE_IOSCHED_H
 #define _COALESCE_IOSCHED_H
 
@@ -26,19 +22,18 @@ enum coalesce_tunable {
 
 struct coalesce_tunable_desc {
 	const char *name;
-	u32 min;
-	u32 max;
+	u32 min, max;
+	u32 def;		/* the module parameter: every disk's default */
 };
 
-extern const struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR];
+extern struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR];
 
 /* Per-queue state; q->elevator->elevator_data. */
 struct coalesce_data {
 	struct request_queue *q;
 	struct list_head node;		/* on coalesce_instances */
 
-	/* Taken with interrupts off: completions may run in interrupt context. */
-	spinlock_t lock;
+	spinlock_t lock;		/* irq-safe: completions */
 	struct rwin_window win;
 	struct rwin_cmd cmd;		/* popped, not yet dispatched */
 	struct list_head front;		/* requeues and flush steps, first out */
@@ -60,12 +55,9 @@ struct coalesce_data {
 	u32 async_depth;		/* tags async writes may use */
 
 	/* Counters of the mechanism (the engine keeps its own). */
-	u64 dispatched_writes;
-	u64 dispatched_reads;
-	u64 requeued;
+	u64 dispatched_writes, dispatched_reads, requeued;
 	u64 flush_steps;		/* flush-sequence steps at the head (6.5+) */
-	u64 freeze_drains;
-	u64 pm_drains;
+	u64 freeze_drains, pm_drains;
 };
 
 /* coalesce-tunables.c */

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The coalesce scheduler's tunables (table: coalesce-tunables.h): module
+ * The coalesce scheduler's tunables (coalesce-tunables.h): module
  * parameters, the defaults of every disk, and /sys/block/DISK/queue/
- * iosched/NAME, a disk's override ("default" drops it). Values are range
- * checked (-EINVAL). A change releases what is held first.
+ * iosched/NAME, a disk's override ("default" drops it).
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -22,29 +21,22 @@
 DEFINE_MUTEX(coalesce_mutex);
 LIST_HEAD(coalesce_instances);
 
-const struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR] = {
+/* Static: insmod and command-line parameters are set before any init. */
+struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR] = {
 #define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
 	[COALESCE_T_##_name] = {					\
-		.name = #_name, .min = _min, .max = _max,		\
+		.name = #_name, .min = _min, .max = _max, .def = _def,	\
 	},
-#include "coalesce-tunables.h"
-#undef COALESCE_TUNABLE
-};
-
-/*
- * Module-wide values, initialised statically: parameters given to insmod
- * or on the command line are set before any init code runs.
- */
-static u32 coalesce_defaults[COALESCE_T_NR] = {
-#define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
-	[COALESCE_T_##_name] = _def,
 #include "coalesce-tunables.h"
 #undef COALESCE_TUNABLE
 };
 
 void coalesce_tunables_defaults(u32 *tun)
 {
-	memcpy(tun, coalesce_defaults, sizeof(coalesce_defaults));
+	int t;
+
+	for (t = 0; t < COALESCE_T_NR; t++)
+		tun[t] = coalesce_tunables[t].def;
 }
 
 static int coalesce_parse(enum coalesce_tunable t, const char *buf, u32 *val)
@@ -54,14 +46,12 @@ static int coalesce_parse(enum coalesce_tunable t, const char *buf, u32 *val)
 
 	if (kstrtou32(buf, 0, &v) || v < desc->min || v > desc->max)
 		return -EINVAL;
-	/* Any whole number of 4 KiB pages: SD cards have 12 and 24 MiB AUs. */
 	if (t == COALESCE_T_au_kb && v && (v < 16 || v % 4))
 		return -EINVAL;
 	*val = v;
 	return 0;
 }
 
-/* The disk's tunables as engine parameters. */
 void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 {
 	u32 *tun = cd->tun;
@@ -72,13 +62,8 @@ void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 		p->au_sectors = au_kb * 2;
 	else if (cd->au_sectors_queue)
 		p->au_sectors = cd->au_sectors_queue;
-	else
-		p->au_sectors = 8192;
 	p->small_sectors = tun[COALESCE_T_small_kb] * 2;
-	/*
-	 * Held writes keep their scheduler tags: hold at most three quarters
-	 * of the tags async writes may take (coalesce_limit_depth()).
-	 */
+	/* Held writes keep their tags: at most 3/4 of the async ones. */
 	cd->held_cap = min(tun[COALESCE_T_window_reqs],
 			   max(1U, cd->async_depth * 3 / 4));
 	p->window_reqs = tun[COALESCE_T_enable] ? cd->held_cap : 0;
@@ -91,10 +76,7 @@ void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 	p->sync_release = tun[COALESCE_T_sync_release];
 }
 
-/*
- * Release what is held under the old rules, switch, and run the queue
- * (which then works out has_work and the timer again).
- */
+/* Release what is held under the old rules, switch, run the queue. */
 void coalesce_apply_tunables(struct coalesce_data *cd)
 {
 	struct rwin_params p;
@@ -110,8 +92,6 @@ void coalesce_apply_tunables(struct coalesce_data *cd)
 	WARN_ON_ONCE(ret);
 	blk_mq_run_hw_queues(cd->q, true);
 }
-
-/* ---- module parameters: defaults for every disk ---- */
 
 static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -130,7 +110,7 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	mutex_lock(&coalesce_mutex);
-	coalesce_defaults[t] = v;
+	coalesce_tunables[t].def = v;
 	list_for_each_entry(cd, &coalesce_instances, node) {
 		if (test_bit(t, &cd->overridden))
 			continue;
@@ -145,7 +125,7 @@ static int coalesce_param_get(char *buf, const struct kernel_param *kp)
 {
 	enum coalesce_tunable t = (enum coalesce_tunable)(uintptr_t)kp->arg;
 
-	return sysfs_emit(buf, "%u\n", READ_ONCE(coalesce_defaults[t]));
+	return sysfs_emit(buf, "%u\n", READ_ONCE(coalesce_tunables[t].def));
 }
 
 static const struct kernel_param_ops coalesce_param_ops = {
@@ -163,16 +143,6 @@ static const struct kernel_param_ops coalesce_param_ops = {
 #include "coalesce-tunables.h"
 #undef COALESCE_TUNABLE
 
-/* ---- per disk: /sys/block/DISK/queue/iosched/NAME ---- */
-
-static ssize_t coalesce_attr_show(struct elevator_queue *e, char *page,
-				  enum coalesce_tunable t)
-{
-	struct coalesce_data *cd = e->elevator_data;
-
-	return sysfs_emit(page, "%u\n", READ_ONCE(cd->tun[t]));
-}
-
 static ssize_t coalesce_attr_store(struct elevator_queue *e, const char *page,
 				   size_t count, enum coalesce_tunable t)
 {
@@ -184,7 +154,7 @@ static ssize_t coalesce_attr_store(struct elevator_queue *e, const char *page,
 		return -EINVAL;
 	mutex_lock(&coalesce_mutex);
 	if (reset) {
-		v = coalesce_defaults[t];
+		v = coalesce_tunables[t].def;
 		clear_bit(t, &cd->overridden);
 	} else {
 		set_bit(t, &cd->overridden);
@@ -199,7 +169,10 @@ static ssize_t coalesce_attr_store(struct elevator_queue *e, const char *page,
 static ssize_t coalesce_##_name##_show(struct elevator_queue *e,	\
 				       char *page)			\
 {									\
-	return coalesce_attr_show(e, page, COALESCE_T_##_name);		\
+	struct coalesce_data *cd = e->elevator_data;			\
+									\
+	return sysfs_emit(page, "%u\n",					\
+			  READ_ONCE(cd->tun[COALESCE_T_##_name]));	\
 }									\
 static ssize_t coalesce_##_name##_store(struct elevator_queue *e,	\
 					const char *page, size_t count)	\

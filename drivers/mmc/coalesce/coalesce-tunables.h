@@ -3,8 +3,7 @@
  * COALESCE_TUNABLE(name, default, min, max, help): the module parameter,
  * the per-disk file in /sys/block/<disk>/queue/iosched/, their range
  * check, the statistics and the guest tests (qemu/initramfs.sh reads this
- * file). au_kb is 0 or whole 4 KiB pages from 16 (12 and 24 MiB AUs
- * exist). The defaults: Documentation/reorder-window.md.
+ * file). au_kb is 0 or whole 4 KiB pages from 16 (12, 24 MiB AUs exist).
  */
 COALESCE_TUNABLE(enable, 1, 0, 1,
 		 "Hold and reorder writes (1) or pass them in arrival order (0)")

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistics of the coalesce scheduler, one "name value" pair a line so
- * that scripts can read them with awk (/sys/kernel/debug/block/DISK/sched/
- * stats), and the writes it has (held, queued).
+ * The coalesce scheduler's statistics, one "name value" pair a line for
+ * awk (/sys/kernel/debug/block/DISK/sched/stats), and its writes.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -13,25 +12,14 @@
 #include "blk-mq-debugfs.h"
 #include "coalesce-iosched.h"
 
-static const char * const coalesce_reason_names[RWIN_REL_NR] = {
-	[RWIN_REL_ATTACH] = "attach",
-	[RWIN_REL_COUNT] = "count",
-	[RWIN_REL_BYTES] = "bytes",
-	[RWIN_REL_DEADLINE] = "deadline",
-	[RWIN_REL_IDLE] = "idle",
-	[RWIN_REL_FLUSH] = "flush",
-	[RWIN_REL_FUA] = "fua",
-	[RWIN_REL_SYNC] = "sync",
-	[RWIN_REL_READ] = "read",
-	[RWIN_REL_OVERLAP] = "overlap",
-	[RWIN_REL_DRAIN] = "drain",
-	[RWIN_REL_WAITER] = "waiter",
+#include <trace/events/coalesce.h>
+
+/* The release reasons' names: the tracepoints' { reason, name } list. */
+static const struct trace_print_flags coalesce_reasons[RWIN_REL_NR] = {
+	COALESCE_REASONS
 };
 
-/*
- * Printed under the lock, as mq-deadline prints its lists: one read is one
- * consistent snapshot, and seq_file retries with a larger buffer.
- */
+/* Under the lock: one read is one snapshot; seq_file retries if short. */
 static int coalesce_stats_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
@@ -53,11 +41,11 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 		   st->passed, st->holds, st->holds_backward, st->meta,
 		   st->chained, st->holds_long, st->grace_passed);
 	for (i = 0; i < RWIN_REL_NR; i++)
-		seq_printf(m, "released_%s %llu\n", coalesce_reason_names[i],
+		seq_printf(m, "released_%s %llu\n", coalesce_reasons[i].name,
 			   st->released[i]);
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "release_events_%s %llu\n",
-			   coalesce_reason_names[i], st->release_events[i]);
+			   coalesce_reasons[i].name, st->release_events[i]);
 	seq_printf(m, "grown %llu\ngrow_released %llu\nwindow_commands %llu\n"
 		   "reads_in %llu\nflushes %llu\nmax_hold_us %llu\n"
 		   "max_held %u\nmax_held_bytes %llu\n", st->grown,
@@ -76,18 +64,17 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 }
 
 /*
- * The writes the window has, one a line, as mq-deadline lists its FIFOs:
- *
- *   held:   "START+SECTORS au=N age_ms=T hold=short|long rewrite=0|1 tag=T"
- *           by arrival, the writes under hold_ms first;
- *   queued: "START+SECTORS au=N batch=B tag=T" in the order they will go.
- *
- * A write stuck in the window is found here, and by its scheduler tag
- * (rq->internal_tag; rq->tag is -1 until dispatch) in sched_tags.
+ * The writes the window has, one a line, as mq-deadline lists its FIFOs;
+ * a stuck one is found by its scheduler tag (rq->internal_tag) in
+ * sched_tags. held: by arrival, the writes under hold_ms first.
  */
-static int coalesce_write_tag(const struct rwin_write *wr)
+static void coalesce_show_write(struct seq_file *m, struct coalesce_data *cd,
+				const struct rwin_write *wr, const char *what)
 {
-	return ((const struct request *)wr->cookie)->internal_tag;
+	seq_printf(m, "%llu+%u au=%llu %s tag=%d\n",
+		   (unsigned long long)wr->start, wr->sectors,
+		   div_u64(wr->start, cd->win.p.au_sectors), what,
+		   ((const struct request *)wr->cookie)->internal_tag);
 }
 
 static void coalesce_show_held(struct seq_file *m, struct coalesce_data *cd,
@@ -95,13 +82,13 @@ static void coalesce_show_held(struct seq_file *m, struct coalesce_data *cd,
 			       u64 now)
 {
 	struct rwin_write *wr;
+	char buf[64];
 
 	list_for_each_entry(wr, fifo, link) {
-		seq_printf(m, "%llu+%u au=%llu age_ms=%llu hold=%s rewrite=%d tag=%d\n",
-			   (unsigned long long)wr->start, wr->sectors,
-			   div_u64(wr->start, cd->win.p.au_sectors),
-			   div_u64(now - wr->arrival_ns, NSEC_PER_MSEC), hold,
-			   RB_EMPTY_NODE(&wr->node), coalesce_write_tag(wr));
+		snprintf(buf, sizeof(buf), "age_ms=%llu hold=%s rewrite=%d",
+			 div_u64(now - wr->arrival_ns, NSEC_PER_MSEC), hold,
+			 RB_EMPTY_NODE(&wr->node));
+		coalesce_show_write(m, cd, wr, buf);
 	}
 }
 
@@ -123,18 +110,15 @@ static int coalesce_queued_show(void *data, struct seq_file *m)
 	struct request_queue *q = data;
 	struct coalesce_data *cd = q->elevator->elevator_data;
 	struct rwin_write *wr;
+	char buf[24];
 
 	spin_lock_irq(&cd->lock);
 	list_for_each_entry(wr, &cd->cmd.writes, link)
-		seq_printf(m, "%llu+%u au=%llu batch=popped tag=%d\n",
-			   (unsigned long long)wr->start, wr->sectors,
-			   div_u64(wr->start, cd->win.p.au_sectors),
-			   coalesce_write_tag(wr));
-	list_for_each_entry(wr, &cd->win.queue, link)
-		seq_printf(m, "%llu+%u au=%llu batch=%u tag=%d\n",
-			   (unsigned long long)wr->start, wr->sectors,
-			   div_u64(wr->start, cd->win.p.au_sectors), wr->batch,
-			   coalesce_write_tag(wr));
+		coalesce_show_write(m, cd, wr, "batch=popped");
+	list_for_each_entry(wr, &cd->win.queue, link) {
+		snprintf(buf, sizeof(buf), "batch=%u", wr->batch);
+		coalesce_show_write(m, cd, wr, buf);
+	}
 	spin_unlock_irq(&cd->lock);
 	return 0;
 }

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The window's waiter probe: does anybody sleep on a held write? A held
- * write is in flight, so its pages are under writeback (a waiter sets
- * PG_waiters) and the block device's own buffers in it are locked until it
- * completes: fat_mirror_bhs(), __ext2_write_inode(), jbd2 and exFAT's sync
- * sleep on the hashed wait queue of BH_Lock. A "yes" that is somebody
- * else's (a page-lock waiter, another bit on the same queue) only releases
- * the write early. Read without a lock: a sleeper just going to sleep is
- * found at the next ask, RWIN_PROBE_NS later.
+ * The window's waiter probe: does anybody sleep on a held write? Its pages
+ * are under writeback (a waiter sets PG_waiters) and the block device's
+ * buffers in it are locked: fat_mirror_bhs(), __ext2_write_inode(), jbd2
+ * and exFAT sleep on BH_Lock's hashed wait queue. A "yes" that is somebody
+ * else's only releases the write early. Read without a lock: a sleeper
+ * just going to sleep is found at the next ask.
  */
 #include <linux/blk-mq.h>
 #include <linux/buffer_head.h>
@@ -21,20 +19,10 @@
 
 #include <linux/mmc-coalesce-compat.h>
 
-/* Does anybody sleep on the lock of @bh, which a write of ours holds? */
-static bool coalesce_bh_sleeper(struct buffer_head *bh)
-{
-	return buffer_locked(bh) && /* no barrier: see the top */
-	       waitqueue_active(bit_waitqueue(&bh->b_state, BH_Lock));
-}
-
 /*
- * Buffers are only looked at in the block device's own page cache, where
- * folio->private is always a ring of buffer heads; other mappings keep
- * their own things there (iomap, for one). The ring cannot go while the
- * write is in flight: try_to_free_buffers() refuses a folio under
- * writeback or with a locked buffer, and truncation locks each buffer
- * first.
+ * Only the block device's page cache surely has a ring of buffer heads in
+ * folio->private (not iomap's). It stays while the write is in flight:
+ * try_to_free_buffers() refuses a folio under writeback.
  */
 static bool coalesce_buffers_waited(struct folio *folio)
 {
@@ -49,7 +37,8 @@ static bool coalesce_buffers_waited(struct folio *folio)
 		return false;
 	bh = head;
 	do {
-		if (coalesce_bh_sleeper(bh))
+		if (buffer_locked(bh) && /* no barrier: see the top */
+		    waitqueue_active(bit_waitqueue(&bh->b_state, BH_Lock)))
 			return true;
 		bh = bh->b_this_page;
 	} while (bh != head);

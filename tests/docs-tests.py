@@ -114,6 +114,20 @@ def main():
                     [f"make {t}: no such target" for t in named
                      if t not in targets]))
 
+    # README's count of a whole run's distinct checks is the closing
+    # line's: the sum of the per-suite counts tests/manifest keeps.
+    total = 0
+    with open(os.path.join(TOP, "tests/manifest"), encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 2 and not line.startswith("#"):
+                total += int(fields[1])
+    said = re.findall(r"A whole run counts\s+(\d+)", readme)
+    results.append(("readme_check_count_is_the_manifests",
+                    [] if said == [str(total)] else
+                    [f"README says {said or 'no count'}, tests/manifest "
+                     f"adds up to {total}"]))
+
     for rst in sorted(f for f in files if f.endswith(".rst")):
         results.append((f"rst_parses/{rst}", rst_problems(rst)))
     results.append(("tables_match_results_tsv", tables_problems()))

@@ -11,6 +11,7 @@
 #                         [--compatible LIST] [--esdhc-clock HZ]
 #                         [--seed ELEVATOR [--seed-mib N]]
 #                         [--mem MiB] [--kernel ppc|ppc-stock]
+#                         [--smp N] [--lkdtm]
 # QEMU's own tree names no part: its eSDHC node says only "fsl,esdhc",
 # as the kernel's P1021, P1025, BSC913x and MPC8569 trees do, and the
 # driver takes the quirks from the SoC's SVR. A board's tree names its
@@ -38,6 +39,11 @@
 #   series for it) in place of our host driver (qemu/setup/kernel.sh
 #   ppc-stock); default ppc, ours. The guest reports the driver bound to
 #   the card's host as "KV host_driver=NAME".
+# --smp N: N e500v2 CPUs, 1 (the default) or 2 (the kernel's NR_CPUS);
+#   QEMU's tree then has a cpu node for each.
+# --lkdtm: instead of the boot test, LKDTM makes each detector of the
+#   host's console check report once (e500-init.c run_lkdtm); after its
+#   results the guest spins until the RCU stall, on which it panics.
 # DIR receives console.log, kunit.log (the console without printk time
 # stamps: the built-in KUnit suites' KTAP document is in it),
 # results.log (the guest's second serial port, which printk does not
@@ -56,7 +62,7 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=qemu/results-port.sh
 . "$here/results-port.sh"
 out='' limit=900 esdhc_clock='' compatible='"fsl,p1022-esdhc", "fsl,esdhc"'
-seed='' seed_mib=128 mem=256 kname=ppc
+seed='' seed_mib=128 mem=256 kname=ppc smp=1 lkdtm=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
@@ -67,6 +73,8 @@ while [ $# -gt 0 ]; do
 	--esdhc-clock) esdhc_clock=$2; shift ;;
 	--timeout) limit=$2; shift ;;
 	--kernel) kname=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--lkdtm) lkdtm=1 ;;
 	*) echo "run-e500.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -79,6 +87,11 @@ esac
 case $seed_mib$mem in
 *[!0-9]*) echo "run-e500.sh: --seed-mib and --mem want MiB" >&2; exit 2 ;;
 esac
+case $smp in
+1 | 2) ;;
+*) echo "run-e500.sh: --smp takes 1 or 2 (the kernel's NR_CPUS)" >&2; exit 2 ;;
+esac
+[ "$lkdtm" = 0 ] || [ -z "$seed" ] || { echo "run-e500.sh: --lkdtm or --seed, not both" >&2; exit 2; }
 case $kname in
 ppc | ppc-stock) ;;
 *) echo "run-e500.sh: --kernel takes ppc (our host driver) or ppc-stock (stock sdhci-of-esdhc)" >&2; exit 2 ;;
@@ -121,6 +134,7 @@ mke2fs -q -F -t ext2 -E nodiscard "$card" "${fs_size[@]}"
 
 append="console=ttyS0 panic=-1 loglevel=7 mmcc.results=ttyS1"
 [ -z "$seed" ] || append+=" mmcc.e500=seed mmcc.elevator=$seed mmcc.seed_mib=$seed_mib"
+[ "$lkdtm" = 0 ] || append+=" mmcc.e500=lkdtm"
 # QEMU 10 runs in the Debian 13 root and sees the run's directory there;
 # no NIC (the default one wants a ROM the root lacks)
 mnt=$troot/run-e500
@@ -133,7 +147,7 @@ qemu=(chroot "$troot" qemu-system-ppc) dir=/run-e500 ctl=(-nic none)
 if [ "$compatible" != qemu ]; then
 	# the same kernel, initrd and command line: QEMU puts their places
 	# into /chosen, and -dtb takes the tree as it is
-	"${qemu[@]}" -M "ppce500,dumpdtb=$dir/qemu.dtb" -cpu e500v2 -m "$mem" \
+	"${qemu[@]}" -M "ppce500,dumpdtb=$dir/qemu.dtb" -cpu e500v2 -smp "$smp" -m "$mem" \
 		-serial null -serial null \
 		-nographic -nic none -kernel "$dir/vmlinux" \
 		-initrd "$dir/initrd.gz" -append "$append" >/dev/null 2>&1
@@ -151,7 +165,7 @@ tracing=()
 	-trace enable=sdcard_normal_command
 	-trace enable=sdcard_write_block -trace enable=sdcard_read_block)
 set +e
-timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 \
+timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 -smp "$smp" \
 	-m "$mem" -nographic -no-reboot \
 	-serial mon:stdio -serial "file:$dir/results.log" -kernel "$dir/vmlinux" \
 	-initrd "$dir/initrd.gz" \

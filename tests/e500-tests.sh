@@ -9,7 +9,8 @@
 # kernel's P1021 tree gives it, which the driver binds with the quirks
 # of the SoC's SVR; the kernel's own sdhci-of-esdhc with the series
 # offered to it (qemu/setup/kernel.sh ppc-stock) on the P1022 node, with
-# our scheduler over it; then the seed's workload on the eSDHC
+# our scheduler over it; the detectors of the console check, each made
+# to report once by LKDTM; then the seed's workload on the eSDHC
 # twice, stock (mq-deadline) and ours (coalesce), scored at the card from
 # QEMU's trace by build/host/cardtrace. Durations: Documentation/
 # benchmarks.md ("How long things take").
@@ -159,6 +160,19 @@ host_driver_is() {
 	fi
 }
 
+# The detectors the console check relies on, each made to report once
+# (e500-init.c run_lkdtm; two CPUs, as the x86_64 groups boot theirs,
+# so that the grace-period kthread has a CPU to start a grace period on
+# while the other spins): the reports are expected here, and each must
+# be caught.
+lkdtm_boot() {
+	local out=$top/build/runs/e500-lkdtm
+	"$top/qemu/run-e500.sh" --out "$out" --timeout 300 --lkdtm --smp 2 2>&1 |
+		sed 's/^/# /'
+	ktap_nest -q e500-lkdtm "$out/result.txt"
+	detectors_check e500-lkdtm "$out/console.log"
+}
+
 # The kernel's own sdhci-of-esdhc with the series offered to it
 # (drivers/mmc/host/stock-esdhc/, built in by qemu/ppc-stock.config) on
 # the same board node: the stock driver binds it, its KUnit suite (the
@@ -209,6 +223,7 @@ if "$top/qemu/setup/trixie-root.sh" qemu-system-ppc device-tree-compiler 2>&1 | 
 	# round trip (the guest's checks)
 	e500_boot e500-generic-node --compatible qemu
 	host_driver_is e500-generic-node sdhci-esdhc-e500-of
+	lkdtm_boot
 	stock_boot
 	seed_runs
 else

@@ -27,6 +27,16 @@
  * The markers are one-sector O_DIRECT reads at marker_base + 8 * k, so
  * that cardtrace --marker-base cuts the workload out of QEMU's card trace.
  *
+ * With "mmcc.e500=lkdtm" (qemu/run-e500.sh --lkdtm) it makes each
+ * detector the host's console check relies on report once through LKDTM,
+ * as the x86_64 guest's lkdtm scenario does (qemu/guest/scenarios/
+ * lkdtm.sh): a WARN_ON, a task in D state (the hung-task limit cut to
+ * 2 s), then, after its document and "MMCC DONE", a CPU spinning with
+ * preemption off (the soft-lockup limit 2 s) and the RCU grace period it
+ * holds up (the stall limit 6 s, and a panic on the stall, which ends
+ * QEMU). It checks the kernel log for the first two; the host checks the
+ * console for all four (tests/e500-tests.sh).
+ *
  * Results go to the console as a KTAP document (Documentation/dev-tools/
  * ktap.rst), each line after "MMCC " like the x86_64 guest's: "MMCC KTAP
  * version 1", "MMCC ok N NAME", "MMCC # NAME: why" and "MMCC not ok N
@@ -48,6 +58,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <regex.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -563,10 +575,80 @@ static void run_seed(const char *elevator, unsigned int mib)
 	result(ok, "seed_umount", ok ? "" : strerror(errno));
 }
 
+/*
+ * The kernel log shows ERE PATTERN on a line, read every 0.5 s until
+ * SECONDS have passed (the deadline bounds the wait: usleep() returned
+ * at once in a TCG run).
+ */
+static int klog_shows(const char *pattern, double seconds)
+{
+	static char log[1 << 18];
+	double end = now_s() + seconds;
+	regex_t re;
+	int n, found;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE))
+		return 0;
+	for (;;) {
+		n = klogctl(3, log, sizeof(log) - 1);	/* SYSLOG_ACTION_READ_ALL */
+		log[n > 0 ? n : 0] = '\0';
+		found = !regexec(&re, log, 0, NULL, 0);
+		if (found || now_s() >= end)
+			break;
+		usleep(500000);
+	}
+	regfree(&re);
+	return found;
+}
+
+#define LKDTM	"/sys/kernel/debug/provoke-crash/DIRECT"
+
+/* The detectors, each made to report once (mmcc.e500=lkdtm). */
+static void run_lkdtm(void)
+{
+	pid_t pid;
+	int fd;
+
+	if (access(LKDTM, W_OK)) {
+		result(0, "lkdtm", "no " LKDTM " (CONFIG_LKDTM, debugfs)");
+		return;
+	}
+	write_file(LKDTM, "WARNING");
+	result(klog_shows("WARNING: CPU: [0-9]+ PID: [0-9]+ at .*lkdtm", 0),
+	       "lkdtm_warning", "no WARNING in the kernel log after LKDTM's WARNING");
+	write_file("/proc/sys/kernel/hung_task_timeout_secs", "2");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* in D state for good, holding nothing of ours */
+		if (results_fd >= 0)
+			close(results_fd);
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		write_file(LKDTM, "HUNG_TASK");
+		_exit(1);
+	}
+	result(pid > 0 && klog_shows("blocked for more than [0-9]+ seconds", 15),
+	       "lkdtm_hung_task", "no hung-task report within 15 s at a 2 s limit");
+}
+
+/* After the document: the soft lockup and the RCU stall, then a panic. */
+static void lkdtm_spin(void)
+{
+	write_file("/proc/sys/kernel/watchdog_thresh", "1");
+	write_file("/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout", "6");
+	write_file("/proc/sys/kernel/panic_on_rcu_stall", "1");
+	write_file(LKDTM, "SOFTLOCKUP");
+}
+
 int main(void)
 {
 	char rca[32] = "0", arg[64] = "";
-	int fd;
+	int fd, lkdtm;
 
 	mkdir("/proc", 0755);
 	mkdir("/sys", 0755);
@@ -585,6 +667,11 @@ int main(void)
 	/* The ioctl is mmc_block's: check it as on the stock stack. */
 	setenv("BLKCHECK_STOCK", "1", 1);
 	mmcc("BOOTED e500");
+	lkdtm = !cmdline_arg("e500", arg, sizeof(arg)) && !strcmp(arg, "lkdtm");
+	if (lkdtm) {
+		run_lkdtm();
+		goto out;
+	}
 
 	if (wait_for_card()) {
 		result(0, "card_detected", "no readable " DEV " after 30 s");
@@ -664,6 +751,11 @@ out:
 	mmcc("# Totals: pass:%u fail:%u skip:0", ktap_pass, ktap_fail);
 	mmcc("DONE");
 	fflush(stdout);
+	if (lkdtm) {
+		if (results_fd >= 0)
+			close(results_fd);
+		lkdtm_spin();
+	}
 	reboot(RB_POWER_OFF);
 	return 0;
 }

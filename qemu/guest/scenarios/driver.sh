@@ -187,6 +187,12 @@ scenario_driver() {
 		switch_under_writer
 		unload_with_pending_writes
 	fi
+	# Where the kernel has the lock validator (the 6.12 guest): it turns
+	# itself off at its first report or when it runs out of room, so
+	# still on here means it watched every path above.
+	if [ -r /proc/lockdep_stats ]; then
+		kv "debug_locks=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats)"
+	fi
 }
 
 # The scheduler's contract, one path each (blkcheck, which checks the

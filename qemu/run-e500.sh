@@ -136,14 +136,15 @@ append="console=ttyS0 panic=-1 loglevel=7 mmcc.results=ttyS1"
 [ -z "$seed" ] || append+=" mmcc.e500=seed mmcc.elevator=$seed mmcc.seed_mib=$seed_mib"
 [ "$lkdtm" = 0 ] || append+=" mmcc.e500=lkdtm"
 # QEMU 10 runs in the Debian 13 root and sees the run's directory there;
-# no NIC (the default one wants a ROM the root lacks)
-mnt=$troot/run-e500
+# (a mount point of this run's own, so that two runs side by side do not
+# share one); no NIC (the default one wants a ROM the root lacks)
+dir=/run-e500.$$
+mnt=$troot$dir
 mkdir -p "$mnt"
-mountpoint -q "$mnt" && umount "$mnt"
 mount --bind "$out" "$mnt"
-trap 'umount "$mnt" 2>/dev/null || true' EXIT
+trap 'umount "$mnt" 2>/dev/null; rmdir "$mnt" 2>/dev/null || true' EXIT
 cp "$kernel" "$out/vmlinux"
-qemu=(chroot "$troot" qemu-system-ppc) dir=/run-e500 ctl=(-nic none)
+qemu=(chroot "$troot" qemu-system-ppc) ctl=(-nic none)
 if [ "$compatible" != qemu ]; then
 	# the same kernel, initrd and command line: QEMU puts their places
 	# into /chosen, and -dtb takes the tree as it is
@@ -176,6 +177,7 @@ timeout --kill-after=10 "$limit" "${qemu[@]}" -M ppce500 -cpu e500v2 -smp "$smp"
 rc=$?
 set -e
 umount "$mnt"
+rmdir "$mnt"
 trap - EXIT
 rm -f "$out/vmlinux"
 

@@ -680,7 +680,7 @@ int model_check(unsigned long long seed, long ops, int config)
 		}
 		card_kick(m);
 	}
-	MCHECK(m, m->win.held_count == 0 && m->win.queued_count == 0);
+	MCHECK(m, m->win.held_count == 0 && !rwin_has_queued(&m->win));
 	MCHECK(m, m->nr_free == m->nr_slots);
 	for (i = 0; i < m->dev_sectors; i++)
 		MCHECK(m, m->pending[i] == 0);

@@ -1201,7 +1201,8 @@ static void test_merge_held_into_data(void)
 	rwin_merge(&win, a, d, 100, 1008, 0, 2);
 	CHECK(d->state == RWIN_ST_OUT);
 	CHECK(a->state == RWIN_ST_QUEUED);
-	CHECK(win.queued_count == 1 && win.held_count == 0);
+	CHECK(win.queue.next == &a->link && win.queue.prev == &a->link);
+	CHECK(win.held_count == 0);
 	CHECK(strcmp(pop(2), "100+1008") == 0);
 	CHECK(strcmp(pop(2), "-") == 0);
 }

@@ -264,7 +264,6 @@ static void rwin_queue_add(struct rwin_window *w, struct rwin_write *wr,
 	wr->batch = batch;
 	rwin_qtree_insert(wr, &w->queued);
 	list_add_tail(&wr->link, at);
-	w->queued_count++;
 	rwin_au_pos_set(w, wr);
 }
 
@@ -272,7 +271,6 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 {
 	rwin_qtree_remove(wr, &w->queued);
 	list_del(&wr->link);
-	w->queued_count--;
 	if (wr->sync_front) {
 		wr->sync_front = 0;
 		w->sync_front--;
@@ -314,7 +312,6 @@ static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
 		q->sync_passed++;
 	rwin_queue_add(w, wr, 0, at);
 	wr->sync_front = 1;
-	wr->sync_passed = 0;
 	w->sync_front++;
 }
 
@@ -495,11 +492,9 @@ void rwin_expire(struct rwin_window *w, u64 now)
 	if (rwin_add_sat(rwin_idle_ref(w), rwin_long_idle(w)) <= now)
 		rwin_release_all(w, RWIN_REL_IDLE, now);
 	/* A short pause: the AU groups held under hold_ns go, not the rest. */
-	while (!list_empty(&w->held_fifo))
-		rwin_release_au(w, list_first_entry(&w->held_fifo,
-						    struct rwin_write,
-						    link)->start,
-				RWIN_REL_IDLE, now);
+	while ((due = list_first_entry_or_null(&w->held_fifo,
+					       struct rwin_write, link)))
+		rwin_release_au(w, due->start, RWIN_REL_IDLE, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_expire, COALESCE_IOSCHED);
 
@@ -941,10 +936,9 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 			w->held_bytes += ((u64)sectors << 9) - rwin_bytes(wr);
 			if (w->held_bytes > w->stats.max_held_bytes)
 				w->stats.max_held_bytes = w->held_bytes;
-			if (start != wr->start)
-				rb_erase(&wr->node, &w->held);
 			wr->sectors = sectors;
 			if (start != wr->start) {
+				rb_erase(&wr->node, &w->held);
 				wr->start = start;
 				rwin_held_link(w, wr);
 			}

@@ -132,7 +132,6 @@ struct rwin_window {
 	u64 held_bytes;
 	struct rb_root_cached queued;	/* queued writes, interval tree */
 	struct list_head queue;		/* queued writes, issue order */
-	u32 queued_count;
 	u32 sync_front;			/* sync writes queued ahead */
 	u32 inflight;			/* popped, completions folded */
 	atomic_t out;			/* popped, not completed */

@@ -340,7 +340,6 @@ static void rwin_release_range(struct rwin_window *w, sector_t lo,
 			       struct list_head *at)
 {
 	struct rwin_write *wr, *next;
-	u32 n = 0;
 
 	while ((wr = rwin_held_from(w, lo)) && wr->start < hi) {
 		/* Batch 0 means "passed through". */
@@ -350,11 +349,8 @@ static void rwin_release_range(struct rwin_window *w, sector_t lo,
 			next = rwin_held_entry(rb_next(&wr->node));
 			rwin_held_remove(w, wr, reason, now);
 			rwin_queue_add(w, wr, w->batch_seq, at);
-			n++;
 		}
 	}
-	if (n)
-		w->stats.release_events[reason]++;
 }
 
 static void rwin_release_all(struct rwin_window *w, enum rwin_reason reason,
@@ -689,7 +685,6 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 	sector_t low = data->start;
 	struct rwin_write *h, *prev, *next;
 	bool chained = false;
-	u32 attached = 0;
 
 	rwin_queue_del(w, data);
 	rwin_cmd_append(cmd, data);
@@ -709,7 +704,6 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 		h->state = RWIN_ST_OUT;
 		list_add(&h->link, &cmd->writes);
 		cmd->nr_writes++;
-		attached++;
 	}
 
 	for (h = rwin_held_from(w, cmd->end); h && h->start == cmd->end;
@@ -718,15 +712,12 @@ static void rwin_pop_data(struct rwin_window *w, struct rwin_write *data,
 		chained |= !list_empty(&h->chain);
 		rwin_held_remove(w, h, RWIN_REL_ATTACH, now);
 		rwin_cmd_append(cmd, h);
-		attached++;
 	}
 
-	/* Rewrites of the attached writes go next (one release decision). */
+	/* Rewrites of the attached writes go next. */
 	if (chained)
 		rwin_release_range(w, low, cmd->end, RWIN_REL_ATTACH, now,
 				   w->queue.next);
-	else if (attached)
-		w->stats.release_events[RWIN_REL_ATTACH]++;
 	list_for_each_entry(h, &cmd->writes, link)
 		rwin_au_pos_set(w, h);
 }
@@ -996,12 +987,10 @@ void rwin_merge(struct rwin_window *w, struct rwin_write *into,
 		into->long_hold = gone->long_hold;
 	}
 
-	if (gone->state == RWIN_ST_QUEUED) {
+	if (gone->state == RWIN_ST_QUEUED)
 		rwin_queue_del(w, gone);
-	} else if (gone->state == RWIN_ST_HELD) {
+	else if (gone->state == RWIN_ST_HELD)
 		rwin_held_remove(w, gone, RWIN_REL_ATTACH, now);
-		w->stats.release_events[RWIN_REL_ATTACH]++;
-	}
 	gone->state = RWIN_ST_OUT;
 
 	/* The rewrites of @gone's range now follow the write holding it. */

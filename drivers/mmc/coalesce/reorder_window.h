@@ -107,7 +107,6 @@ struct rwin_stats {
 	u64 holds_backward, chained, holds_long; /* kinds of holds */
 	u64 grace_passed, meta;
 	u64 released[RWIN_REL_NR];	/* writes */
-	u64 release_events[RWIN_REL_NR];	/* decisions */
 	u64 grown;		/* rwin_grow() and rwin_merge() calls */
 	u64 grow_released;	/* ... that took a held write out */
 	u64 commands, reads, flushes, completed;

@@ -295,9 +295,8 @@ static void print_stats(struct sim *s)
 		(unsigned long long)st->passed);
 	fprintf(stderr, "released:");
 	for (i = 0; i < RWIN_REL_NR; i++)
-		fprintf(stderr, " %s %llu/%llu", reason_names[i],
-			(unsigned long long)st->released[i],
-			(unsigned long long)st->release_events[i]);
+		fprintf(stderr, " %s %llu", reason_names[i],
+			(unsigned long long)st->released[i]);
 	fprintf(stderr, "\n");
 	fprintf(stderr,
 		"commands %llu, max hold %llu us, peak held %u (%llu KiB)\n",

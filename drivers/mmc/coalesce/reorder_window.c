@@ -16,6 +16,7 @@
 #include <linux/export.h>
 #include <linux/interval_tree_generic.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
@@ -89,14 +90,11 @@ EXPORT_SYMBOL_NS_GPL(rwin_set_params, COALESCE_IOSCHED);
 
 int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 {
-	if (!p->au_sectors || p->window_reqs > RWIN_MAX_WINDOW_REQS)
-		return -EINVAL;
-	*w = (struct rwin_window){ .p = *p, .held = RB_ROOT,
-				   .queued = RB_ROOT_CACHED };
+	*w = (struct rwin_window){ .held = RB_ROOT, .queued = RB_ROOT_CACHED };
 	INIT_LIST_HEAD(&w->held_fifo);
 	INIT_LIST_HEAD(&w->held_fifo_long);
 	INIT_LIST_HEAD(&w->queue);
-	return 0;
+	return rwin_set_params(w, p);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_init, COALESCE_IOSCHED);
 
@@ -144,8 +142,7 @@ static void rwin_au_pos_set(struct rwin_window *w, const struct rwin_write *wr)
 	if (wr->flags & RWIN_F_NODATA)
 		return;
 	pos = rwin_au_slot(w, wr->start);
-	if (pos->wpos < rwin_end(wr))
-		pos->wpos = rwin_end(wr);
+	pos->wpos = max(pos->wpos, rwin_end(wr));
 }
 
 /* No data write queued to the AU for hold_ns: hold under meta_hold_ns. */
@@ -223,17 +220,13 @@ static void rwin_hold(struct rwin_window *w, struct rwin_write *wr,
 	w->held_count++;
 	w->held_bytes += rwin_bytes(wr);
 	w->stats.holds++;
-	if (w->held_count > w->stats.max_held)
-		w->stats.max_held = w->held_count;
-	if (w->held_bytes > w->stats.max_held_bytes)
-		w->stats.max_held_bytes = w->held_bytes;
+	w->stats.max_held = max(w->stats.max_held, w->held_count);
+	w->stats.max_held_bytes = max(w->stats.max_held_bytes, w->held_bytes);
 }
 
 static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
 			     enum rwin_reason reason, u64 now)
 {
-	u64 held_for = rwin_elapsed(now, wr->arrival_ns);
-
 	/* Only heads leave; the next of the chain takes the tree node. */
 	if (!RB_EMPTY_NODE(&wr->node)) {
 		if (list_empty(&wr->chain))
@@ -252,8 +245,8 @@ static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
 	wr->released_ns = now;
 	wr->reason = reason;
 	w->stats.released[reason]++;
-	if (held_for > w->stats.max_hold_ns)
-		w->stats.max_hold_ns = held_for;
+	w->stats.max_hold_ns = max(w->stats.max_hold_ns,
+				   rwin_elapsed(now, wr->arrival_ns));
 }
 
 /* Queue @wr in front of @at (&w->queue: at the tail). */
@@ -390,8 +383,7 @@ static bool rwin_device_idle(const struct rwin_window *w)
  */
 static u64 rwin_idle_ref(const struct rwin_window *w)
 {
-	return w->idle_since_ns > w->last_arrival_ns ?
-		w->idle_since_ns : w->last_arrival_ns;
+	return max(w->idle_since_ns, w->last_arrival_ns);
 }
 
 static u64 rwin_deadline(const struct rwin_window *w,
@@ -417,8 +409,7 @@ static struct rwin_write *rwin_first_due(const struct rwin_window *w)
 
 static u64 rwin_long_idle(const struct rwin_window *w)
 {
-	return w->p.meta_idle_ns > w->p.idle_ns ? w->p.meta_idle_ns :
-						   w->p.idle_ns;
+	return max(w->p.meta_idle_ns, w->p.idle_ns);
 }
 
 void rwin_set_waiter_probe(struct rwin_window *w,
@@ -567,8 +558,7 @@ static bool rwin_urgent_rules(struct rwin_window *w, u32 flags, u64 now)
 void rwin_note_write(struct rwin_window *w, u32 flags, u64 now)
 {
 	rwin_expire(w, now);
-	if (now > w->last_arrival_ns)
-		w->last_arrival_ns = now;
+	w->last_arrival_ns = max(w->last_arrival_ns, now);
 	rwin_urgent_rules(w, flags, now);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_note_write, COALESCE_IOSCHED);
@@ -915,18 +905,19 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 {
 	sector_t end = start + sectors, old_start = wr->start;
 	sector_t old_end = rwin_end(wr);
-	bool taken = rwin_range_taken(w, start, end, wr, NULL);
+	bool held = wr->state == RWIN_ST_HELD;
+	struct list_head *at = held ? &w->queue : &wr->link;
 
 	/* A merge is the submitter still writing: not idle. */
-	if (now > w->last_arrival_ns)
-		w->last_arrival_ns = now;
+	w->last_arrival_ns = max(w->last_arrival_ns, now);
 	w->stats.grown++;
-	if (wr->state == RWIN_ST_HELD) {
-		if (!taken && rwin_mergeable(wr) &&
+	if (held) {
+		if (!rwin_range_taken(w, start, end, wr, NULL) &&
+		    rwin_mergeable(wr) &&
 		    rwin_still_holdable(w, wr, start, sectors, flags)) {
 			w->held_bytes += ((u64)sectors << 9) - rwin_bytes(wr);
-			if (w->held_bytes > w->stats.max_held_bytes)
-				w->stats.max_held_bytes = w->held_bytes;
+			w->stats.max_held_bytes = max(w->stats.max_held_bytes,
+						      w->held_bytes);
 			wr->sectors = sectors;
 			if (start != wr->start) {
 				rb_erase(&wr->node, &w->held);
@@ -935,22 +926,18 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 			}
 			return;
 		}
-		/* It leaves: the older held writes under the new part first. */
 		w->stats.grow_released++;
+	}
+	/* Older held writes under the new part go ahead of it. */
+	if (wr->state != RWIN_ST_OUT) {
 		rwin_release_overlap(w, start, old_start, RWIN_REL_OVERLAP, now,
-				     &w->queue);
-		rwin_release_overlap(w, old_end, end, RWIN_REL_OVERLAP, now,
-				     &w->queue);
+				     at);
+		rwin_release_overlap(w, old_end, end, RWIN_REL_OVERLAP, now, at);
+	}
+	if (held)
 		rwin_release_overlap(w, old_start, old_end,
 				     flags & RWIN_F_URGENT ? RWIN_REL_SYNC :
 				     RWIN_REL_ATTACH, now, &w->queue);
-	} else if (wr->state == RWIN_ST_QUEUED && taken) {
-		/* Older held writes under the new part go in front of it. */
-		rwin_release_overlap(w, start, old_start, RWIN_REL_OVERLAP, now,
-				     &wr->link);
-		rwin_release_overlap(w, old_end, end, RWIN_REL_OVERLAP, now,
-				     &wr->link);
-	}
 	/* Out already, the caller's: only keep the numbers honest. */
 	if (wr->state == RWIN_ST_QUEUED)
 		rwin_qtree_remove(wr, &w->queued);

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Host shim: the kernel's max() without its type checks (the kernel build has them). */
+#ifndef _SHIM_LINUX_MINMAX_H
+#define _SHIM_LINUX_MINMAX_H
+
+#define max(x, y) ({ __typeof__(x) _x = (x); __typeof__(y) _y = (y); \
+		     _x > _y ? _x : _y; })
+
+#endif

@@ -127,7 +127,7 @@ static void test_small_held(void)
 	setup();
 	start();
 	CHECK(add(100, 8, 0, 0));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(0), "-");
 	CHECK(win.stats.holds == 1);
 }
@@ -165,7 +165,7 @@ static void test_prefix_merge(void)
 	CHECK(!add(114792, 1000, 0, 0));
 	CHECK_STR(pop(0), "114784+1008");
 	CHECK(win.stats.released[RWIN_REL_ATTACH] == 1);
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 }
 
 static void test_attach_sorted_before(void)
@@ -178,7 +178,7 @@ static void test_attach_sorted_before(void)
 	CHECK(add(100, 8, 0, 0));	/* other AU: stays */
 	CHECK(!add(9000, 512, 0, 0));
 	CHECK_STR(pop(0), "8200+24 8300+8 9000+512");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 }
 
 /* Held writes ahead of the data stay held until the data reaches them. */
@@ -190,15 +190,15 @@ static void test_ahead_stays(void)
 	CHECK(add(116816, 8, 0, 0));	/* contiguous after the data */
 	CHECK(!add(115816, 1000, 0, 0));
 	CHECK_STR(pop(0), "115816+1008");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK(!add(116824, 1024, 0, 0));
 	CHECK(!add(117848, 1024, 0, 0));
 	CHECK_STR(pop(0), "116824+1024");
 	CHECK_STR(pop(0), "117848+1024");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK(!add(118976, 1024, 0, 0));
 	CHECK_STR(pop(0), "118976+1040");
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 }
 
 static void test_count_bound(void)
@@ -213,12 +213,12 @@ static void test_count_bound(void)
 	CHECK(add(16384 + 64, 8, 0, 2));	/* AU 2 */
 	CHECK(add(24, 8, 0, 3));	/* AU 0 */
 	CHECK(add(40, 8, 0, 4));	/* overflows: AU 2 group goes */
-	CHECK(rwin_held_count(&win) == 3);
+	CHECK(win.held_count == 3);
 	CHECK(win.stats.released[RWIN_REL_COUNT] == 2);
 	CHECK_STR(pop(5), "16384+8 16448+8");
 	for (i = 0; i < 100; i++) {
 		add(100000 + i * 64, 8, 0, 10 + i);
-		CHECK(rwin_held_count(&win) <= 4);
+		CHECK(win.held_count <= 4);
 	}
 }
 
@@ -246,9 +246,9 @@ static void test_deadline_group(void)
 	CHECK(add(24, 8, 0, MS(20)));
 	CHECK(rwin_next_deadline(&win) == MS(1000));
 	rwin_expire(&win, MS(999));
-	CHECK(rwin_held_count(&win) == 3);
+	CHECK(win.held_count == 3);
 	rwin_expire(&win, MS(1000));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK(win.stats.released[RWIN_REL_DEADLINE] == 2);
 	CHECK(win.stats.max_hold_ns == MS(1000));
 	CHECK_STR(pop(MS(1000)), "8+8 24+8");
@@ -273,7 +273,7 @@ static void test_meta_hold(void)
 	CHECK(win.stats.holds_long == 1);
 	CHECK(rwin_next_deadline(&win) == MS(1010));
 	rwin_expire(&win, MS(1010));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(MS(1010)), "8192+1024");
 	CHECK_STR(pop(MS(1010)), "10240+8");
 	/* The stream left AU 1 more than hold_ns ago: long hold there too. */
@@ -281,9 +281,9 @@ static void test_meta_hold(void)
 	CHECK(win.stats.holds_long == 2);
 	CHECK(rwin_next_deadline(&win) == MS(10020));
 	rwin_expire(&win, MS(10019));
-	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.held_count == 2);
 	rwin_expire(&win, MS(10020));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(MS(10020)), "8+8");
 	CHECK(rwin_next_deadline(&win) == MS(11500));
 	/* Off unless longer than hold_ns. */
@@ -313,14 +313,14 @@ static void test_meta_idle(void)
 	CHECK(add(8, 8, 0, MS(2)));
 	CHECK(rwin_next_deadline(&win) == MS(22));
 	rwin_expire(&win, MS(22));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(MS(22)), "10240+8");
 	/* Quiet since 22 ms: the long pause counts from there. */
 	CHECK(rwin_next_deadline(&win) == MS(522));
 	rwin_expire(&win, MS(521));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	rwin_expire(&win, MS(522));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK_STR(pop(MS(522)), "8+8");
 }
 
@@ -336,7 +336,7 @@ static void test_sync_grace(void)
 	start();
 	CHECK(add(8, 8, 0, MS(0)));
 	CHECK(!add(100000, 8, RWIN_F_SYNC, MS(10)));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(!add(16, 8, 0, MS(50)));
 	CHECK(!add(16, 8, 0, MS(109)));
 	CHECK(win.stats.grace_passed == 2);
@@ -346,7 +346,7 @@ static void test_sync_grace(void)
 	CHECK_STR(pop(MS(110)), "8+8");
 	CHECK_STR(pop(MS(110)), "16+8");
 	CHECK_STR(pop(MS(110)), "16+8");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 }
 
 /*
@@ -364,19 +364,19 @@ static void test_sync_release_off(void)
 	CHECK(add(9000, 8, 0, 0));
 	CHECK(add(20000, 8, 0, 0));
 	CHECK(!add(9000, 8, RWIN_F_SYNC, MS(1)));
-	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.held_count == 2);
 	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 1);
 	CHECK(win.stats.released[RWIN_REL_SYNC] == 0);
 	/* The older write of the range goes before the sync one. */
 	CHECK_STR(pop(MS(1)), "9000+8");
 	CHECK_STR(pop(MS(1)), "9000+8");
 	rwin_note_write(&win, RWIN_F_SYNC, MS(2));
-	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.held_count == 2);
 	/* The data of AU 0 still takes what is held there. */
 	CHECK(!add(64, 1024, 0, MS(3)));
 	CHECK_STR(pop(MS(3)), "8+8 64+1024");
 	rwin_note_write(&win, RWIN_F_FUA, MS(4));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_FUA] == 1);
 }
 
@@ -393,9 +393,9 @@ static void test_idle(void)
 	/* pop() completed it at 2 ms: idle since then. */
 	CHECK(rwin_next_deadline(&win) == MS(22));
 	rwin_expire(&win, MS(21));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	rwin_expire(&win, MS(22));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_IDLE] == 1);
 	CHECK_STR(pop(MS(22)), "8+8");
 }
@@ -409,7 +409,7 @@ static void test_idle_arrival(void)
 	CHECK(add(64, 8, 0, MS(15)));
 	CHECK(rwin_next_deadline(&win) == MS(35));
 	rwin_expire(&win, MS(34));
-	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.held_count == 2);
 	rwin_expire(&win, MS(35));
 	CHECK_STR(pop(MS(35)), "8+8 64+8");
 }
@@ -421,7 +421,7 @@ static void test_flush(void)
 	CHECK(add(8, 8, 0, 0));
 	CHECK(add(9000, 8, 0, 0));
 	rwin_flush(&win, 0, 1);
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_FLUSH] == 2);
 	CHECK_STR(pop(1), "8+8 9000+8");
 }
@@ -458,9 +458,9 @@ static void test_note_write(void)
 	CHECK(add(8, 8, 0, 0));
 	CHECK(add(9000, 8, 0, 0));
 	rwin_note_write(&win, 0, MS(1));
-	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.held_count == 2);
 	rwin_note_write(&win, RWIN_F_SYNC, MS(2));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_SYNC] == 2);
 	CHECK(!add(16, 8, 0, MS(50)));
 	CHECK(add(32, 8, 0, MS(103)));
@@ -494,7 +494,7 @@ static void test_nodata(void)
 	CHECK(!add(8192 + 2048, 1024, RWIN_F_NODATA, 2));
 	/* The discard goes alone: the write held in its AU stays. */
 	CHECK_STR(pop(2), "10240+1024");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	/* It did not move the write position: 9216 is not behind it. */
 	CHECK(!add(9216, 64, 0, 3));
 	/* A discard in a new AU marks no stream there: the write held
@@ -516,7 +516,7 @@ static void test_au_12mib(void)
 	CHECK(add(24576 - 8, 8, 0, 0));
 	/* 24568 is in AU 0, 24584 in AU 1 with the data. */
 	CHECK_STR(pop(0), "24584+8 25600+1024");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 }
 
 static const struct rwin_write *waited_write;
@@ -548,13 +548,13 @@ static void test_waiter_probe(void)
 	/* Quiet since the last arrival: asked 10 ms in, nobody waits. */
 	CHECK(rwin_next_deadline(&win) == MS(10));
 	rwin_expire(&win, MS(10));
-	CHECK(rwin_held_count(&win) == 3);
+	CHECK(win.held_count == 3);
 	CHECK(rwin_next_deadline(&win) == MS(20));
 	waited_write = &pool[1];
 	rwin_expire(&win, MS(19));
-	CHECK(rwin_held_count(&win) == 3);
+	CHECK(win.held_count == 3);
 	rwin_expire(&win, MS(20));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK(win.stats.released[RWIN_REL_WAITER] == 2);
 	/*
 	 * Busy device (the released group in flight): no timer for the
@@ -567,9 +567,9 @@ static void test_waiter_probe(void)
 		CHECK(rwin_pop(&win, &cmd, MS(20)));
 		CHECK(rwin_next_deadline(&win) == MS(20000));
 		rwin_expire(&win, MS(29));
-		CHECK(rwin_held_count(&win) == 1);
+		CHECK(win.held_count == 1);
 		rwin_expire(&win, MS(30));
-		CHECK(rwin_held_count(&win) == 0);
+		CHECK(win.held_count == 0);
 		rwin_complete(&win, cmd.nr_writes, MS(100));
 	}
 	CHECK(win.stats.released[RWIN_REL_WAITER] == 3);
@@ -586,9 +586,9 @@ static void test_waiter_probe(void)
 	waited_write = NULL;
 	CHECK(add(8, 8, 0, MS(0)));
 	rwin_expire(&win, MS(999));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	rwin_expire(&win, MS(1000));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_IDLE] == 1);
 }
 
@@ -651,13 +651,13 @@ static void test_probe_bounded(void)
 	probe_calls = 0;
 	rwin_expire(&win, MS(10));
 	CHECK(probe_calls == RWIN_PROBE_WRITES);
-	CHECK(rwin_held_count(&win) == 40);
+	CHECK(win.held_count == 40);
 	rwin_expire(&win, MS(20));
 	CHECK(probe_calls == 2 * RWIN_PROBE_WRITES);
-	CHECK(rwin_held_count(&win) == 40);
+	CHECK(win.held_count == 40);
 	rwin_expire(&win, MS(30));
 	CHECK(probe_calls == 40);
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_WAITER] == 40);
 }
 
@@ -673,7 +673,7 @@ static void test_urgent_writes(void)
 		CHECK(add(9000, 8, 0, 0));
 		CHECK(add(8, 8, 0, 0));
 		CHECK(!add(4000, 8, flags[i], 0));
-		CHECK(rwin_held_count(&win) == 0);
+		CHECK(win.held_count == 0);
 		CHECK(win.stats.released[reason[i]] == 2);
 		/*
 		 * The write overlaps nothing queued: it goes ahead of the
@@ -749,9 +749,9 @@ static void test_read(void)
 	CHECK(add(8, 8, 0, 0));
 	CHECK(add(64, 8, 0, 0));
 	rwin_read(&win, 1000, 8, 0);
-	CHECK(rwin_held_count(&win) == 2);
+	CHECK(win.held_count == 2);
 	rwin_read(&win, 12, 1, 0);
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK(win.stats.released[RWIN_REL_READ] == 1);
 	CHECK(rwin_overlaps_queued(&win, 12, 1, RWIN_NO_DEADLINE));
 	CHECK_STR(pop(0), "8+8");
@@ -767,7 +767,7 @@ static void test_overlap_write(void)
 	CHECK(add(40, 8, 0, 0));
 	CHECK(!add(12, 8, 0, 1));	/* overlaps 8+8 */
 	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 1);
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(1), "8+8");
 	CHECK_STR(pop(1), "12+8");
 }
@@ -792,7 +792,7 @@ static void test_drain(void)
 	CHECK(add(16, 8, 0, 0));
 	CHECK(add(8192 * 5, 8, 0, 0));
 	rwin_drain(&win, 0);
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_DRAIN] == 3);
 	CHECK_STR(pop(0), "8+16 40960+8");
 	CHECK(rwin_next_deadline(&win) == RWIN_NO_DEADLINE);
@@ -815,7 +815,7 @@ static void test_max_runs(void)
 		CHECK(add(i * 100, 8, 0, 0));
 	CHECK(!add(8000, 64, 0, 0));
 	CHECK(!strncmp(pop(0), "100+8 ", 6));
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 }
 
 /* Reversed plug: data write queued, the one in front arrives later. */
@@ -875,7 +875,7 @@ static void test_au_override(void)
 	CHECK(add(1030, 8, 0, 0));	/* AU 1 */
 	CHECK(!add(1100, 512, 0, 0));
 	CHECK_STR(pop(0), "1030+8 1100+512");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 }
 
 /* A rewrite of exactly the range of a held write stays held behind it. */
@@ -887,7 +887,7 @@ static void test_rewrite_held(void)
 	CHECK(add(2056, 16, 0, 1));
 	CHECK(add(8, 8, 0, 2));		/* same range: chained */
 	CHECK(add(8, 8, 0, 3));
-	CHECK(rwin_held_count(&win) == 4);
+	CHECK(win.held_count == 4);
 	CHECK(win.held_bytes == 40 * 512);
 	CHECK(win.stats.chained == 2);
 	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 0);
@@ -958,7 +958,7 @@ static void test_rewrite_partial(void)
 	CHECK(add(40, 8, 0, 1));
 	CHECK(!add(12, 8, 0, 2));	/* overlaps 8+8 in part */
 	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 2);
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(2), "8+8");
 	CHECK_STR(pop(2), "8+8");
 	CHECK_STR(pop(2), "12+8");
@@ -984,7 +984,7 @@ static void test_rewrite_attach(void)
 	CHECK_STR(pop(2), "8200+8 8300+8 9000+512");
 	CHECK_STR(pop(2), "8200+8");
 	CHECK_STR(pop(2), "-");
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK(win.stats.released[RWIN_REL_ATTACH] == 3);
 }
 
@@ -1020,7 +1020,7 @@ static void test_rewrite_release(void)
 	CHECK(add(64, 8, 0, 1));
 	CHECK(!add(8, 8, RWIN_F_NOHOLD, 2));
 	CHECK(win.stats.released[RWIN_REL_OVERLAP] == 2);
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(2), "8+8");
 	CHECK_STR(pop(2), "8+8");
 	CHECK_STR(pop(2), "8+8");
@@ -1044,7 +1044,7 @@ static void test_rewrite_bounds(void)
 	 */
 	CHECK(!add(8, 8, 0, MS(30)));
 	CHECK(win.stats.released[RWIN_REL_COUNT] == 2);
-	CHECK(rwin_held_count(&win) == 1);
+	CHECK(win.held_count == 1);
 	CHECK_STR(pop(MS(30)), "8+8");
 	CHECK_STR(pop(MS(30)), "8+8");
 	CHECK_STR(pop(MS(30)), "8+8");
@@ -1060,7 +1060,7 @@ static void test_rewrite_bounds(void)
 	CHECK(add(8, 8, 0, MS(0)));
 	CHECK(add(8, 8, 0, MS(900)));
 	rwin_expire(&win, MS(1000));
-	CHECK(rwin_held_count(&win) == 0);
+	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_DEADLINE] == 2);
 	CHECK(win.stats.max_hold_ns == MS(1000));
 	CHECK_STR(pop(MS(1000)), "8+8");

@@ -268,7 +268,7 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 {
 	struct request *rq;
 
-	if (rwin_held_count(&cd->win) && coalesce_freezing(cd)) {
+	if (cd->win.held_count && coalesce_freezing(cd)) {
 		rwin_drain(&cd->win, now);
 		cd->freeze_drains++;
 	}
@@ -662,7 +662,7 @@ static void coalesce_exit_sched(struct elevator_queue *e)
 	list_del(&cd->node);
 	mutex_unlock(&coalesce_mutex);
 
-	WARN_ON_ONCE(rwin_held_count(&cd->win) || rwin_has_queued(&cd->win));
+	WARN_ON_ONCE(cd->win.held_count || rwin_has_queued(&cd->win));
 	WARN_ON_ONCE(!list_empty(&cd->cmd.writes) ||
 		     !list_empty(&cd->reads) || !list_empty(&cd->front));
 
@@ -715,7 +715,7 @@ static int coalesce_pm_notify(struct notifier_block *nb, unsigned long event,
 		mutex_lock(&coalesce_mutex);
 		list_for_each_entry(cd, &coalesce_instances, node) {
 			spin_lock_irq(&cd->lock);
-			if (rwin_held_count(&cd->win)) {
+			if (cd->win.held_count) {
 				rwin_drain(&cd->win, coalesce_begin(cd));
 				cd->pm_drains++;
 			}

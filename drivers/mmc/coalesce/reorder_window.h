@@ -210,9 +210,4 @@ static inline bool rwin_has_queued(const struct rwin_window *w)
 	return !list_empty(&w->queue);
 }
 
-static inline u32 rwin_held_count(const struct rwin_window *w)
-{
-	return w->held_count;
-}
-
 #endif /* _MMC_COALESCE_REORDER_WINDOW_H */

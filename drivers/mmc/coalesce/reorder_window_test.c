@@ -101,7 +101,7 @@ static void rwin_test_small_held_large_passes(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 100000, 1024, 0, 0));
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "100000+1024");
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "-");
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 }
 
 /* An ext2 indirect block right in front of its data: one transfer. */
@@ -126,7 +126,7 @@ static void rwin_test_attach_order(struct kunit *test)
 	rwin_test_add(test, 9000, 512, 0, 0);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0),
 			   "8200+24 8300+8 9000+512");
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 2U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 2U);
 }
 
 static void rwin_test_count_bound(struct kunit *test)
@@ -138,7 +138,7 @@ static void rwin_test_count_bound(struct kunit *test)
 	rwin_test_start(test);
 	for (i = 0; i < 20; i++) {
 		rwin_test_add(test, i * 4096, 8, 0, i);
-		KUNIT_EXPECT_LE(test, rwin_held_count(&ctx->win), 4U);
+		KUNIT_EXPECT_LE(test, ctx->win.held_count, 4U);
 	}
 	KUNIT_EXPECT_GT(test, ctx->win.stats.released[RWIN_REL_COUNT], 0ULL);
 }
@@ -155,7 +155,7 @@ static void rwin_test_deadline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
 			RWIN_TEST_MS(1000));
 	rwin_expire(&ctx->win, RWIN_TEST_MS(1000));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(1000)),
 			   "8+8");
 }
@@ -181,13 +181,13 @@ static void rwin_test_meta_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
 			RWIN_TEST_MS(1010));
 	rwin_expire(&ctx->win, RWIN_TEST_MS(1010));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win),
 			RWIN_TEST_MS(10020));
 	rwin_expire(&ctx->win, RWIN_TEST_MS(10019));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	rwin_expire(&ctx->win, RWIN_TEST_MS(10020));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 }
 
 /* After a sync write nothing is held for sync_grace_ns. */
@@ -223,14 +223,14 @@ static void rwin_test_sync_release_off(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 9000, 8, 0, 0));
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 9000, 8, RWIN_F_SYNC,
 					       RWIN_TEST_MS(1)));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_SYNC], 0ULL);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(1)),
 			   "9000+8");
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(1)),
 			   "9000+8");
 	rwin_note_write(&ctx->win, RWIN_F_SYNC, RWIN_TEST_MS(2));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 64, 1024, 0,
 					       RWIN_TEST_MS(3)));
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(3)),
@@ -238,7 +238,7 @@ static void rwin_test_sync_release_off(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 20000, 8, 0,
 					      RWIN_TEST_MS(4)));
 	rwin_note_write(&ctx->win, RWIN_F_FUA, RWIN_TEST_MS(5));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 }
 
 static void rwin_test_idle(struct kunit *test)
@@ -261,7 +261,7 @@ static void rwin_test_sync_releases(struct kunit *test)
 	rwin_test_add(test, 9000, 8, 0, 0);
 	rwin_test_add(test, 8, 8, 0, 0);
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 4000, 8, RWIN_F_FUA, 0));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 	/* ahead of the background writes it released */
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "4000+8");
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "8+8 9000+8");
@@ -274,9 +274,9 @@ static void rwin_test_read_overlap(struct kunit *test)
 	rwin_test_start(test);
 	rwin_test_add(test, 8, 8, 0, 0);
 	rwin_read(&ctx->win, 1000, 8, 0);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	rwin_read(&ctx->win, 12, 1, 0);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 	KUNIT_EXPECT_TRUE(test, rwin_overlaps_queued(&ctx->win, 12, 1,
 						     RWIN_NO_DEADLINE));
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "8+8");
@@ -329,7 +329,7 @@ static void rwin_test_rewrite_held(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 2056, 16, 0, 0));
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 1));
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 3U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 3U);
 	KUNIT_EXPECT_EQ(test, ctx->win.stats.chained, 1ULL);
 	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_OVERLAP], 0ULL);
 	rwin_drain(&ctx->win, 2);
@@ -362,7 +362,7 @@ static void rwin_test_rewrite_order(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, it, first + i);
 		rwin_complete(&ctx->win, cmd->nr_writes, 3);
 	}
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 }
 
 /* A partial overlap releases the older chain first; the newer follows. */
@@ -431,7 +431,7 @@ static void rwin_test_grow_ahead(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ind->state, (u8)RWIN_ST_HELD);
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 8136, 1024, 0, 3));
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "8136+1192");
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 }
 
 /* A held write and the data right behind it become one queued write. */
@@ -453,7 +453,7 @@ static void rwin_test_merge(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_may_merge(&ctx->win, a, d, 8292, 1008));
 	rwin_merge(&ctx->win, a, d, 8292, 1008, 0, 3);
 	KUNIT_EXPECT_EQ(test, d->state, (u8)RWIN_ST_OUT);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "8292+1008");
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 3), "-");
 }
@@ -482,9 +482,9 @@ static void rwin_test_note_write(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 9000, 8, 0, 0));
 	rwin_note_write(&ctx->win, 0, 1);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 2U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 2U);
 	rwin_note_write(&ctx->win, RWIN_F_SYNC, 2);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2), "8+8 9000+8");
 }
 
@@ -500,7 +500,7 @@ static void rwin_test_flush_step(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 9000, 8, 0, 0));
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 0, 128, RWIN_F_SYNC, 1));
 	rwin_flush(&ctx->win, RWIN_F_SYNC, 2);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 0U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 0U);
 	KUNIT_EXPECT_FALSE(test, rwin_test_add(test, 0, 128, RWIN_F_SYNC, 3));
 	KUNIT_EXPECT_TRUE(test, rwin_overlaps_queued(&ctx->win, 0, 128, 2));
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 4), "0+128");
@@ -547,12 +547,12 @@ static void rwin_test_waiter(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8192, 8, 0, 0));
 	rwin_expire(&ctx->win, RWIN_PROBE_NS);
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 2U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 2U);
 	rwin_test_waited_wr = &ctx->pool[1];
 	KUNIT_EXPECT_EQ(test, rwin_next_deadline(&ctx->win), 2 * RWIN_PROBE_NS);
 	rwin_expire(&ctx->win, 2 * RWIN_PROBE_NS);
 	rwin_test_waited_wr = NULL;
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 	KUNIT_EXPECT_EQ(test, ctx->win.stats.released[RWIN_REL_WAITER], 1ULL);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 2 * RWIN_PROBE_NS),
 			   "8192+8");
@@ -569,7 +569,7 @@ static void rwin_test_au_12mib(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 24584, 8, 0, 0));
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 24568, 8, 0, 0));
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "24584+8 25600+1024");
-	KUNIT_EXPECT_EQ(test, rwin_held_count(&ctx->win), 1U);
+	KUNIT_EXPECT_EQ(test, ctx->win.held_count, 1U);
 }
 
 static struct kunit_case rwin_test_cases[] = {

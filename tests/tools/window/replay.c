@@ -421,7 +421,7 @@ int main(int argc, char **argv)
 		if (t == RWIN_NO_DEADLINE) {
 			if (idx < nr)
 				die("stuck: all tags held and no timer");
-			if (rwin_held_count(&s->win)) {
+			if (s->win.held_count) {
 				rwin_drain(&s->win, s->now);
 				kick(s);
 				continue;

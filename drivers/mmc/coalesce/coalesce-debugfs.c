@@ -43,10 +43,10 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "released_%s %llu\n", coalesce_reasons[i].name,
 			   st->released[i]);
-	seq_printf(m, "grown %llu\ngrow_released %llu\nwindow_commands %llu\n"
+	seq_printf(m, "grow_released %llu\nwindow_commands %llu\n"
 		   "reads_in %llu\nflushes %llu\nmax_hold_us %llu\n"
-		   "max_held %u\nmax_held_bytes %llu\n", st->grown,
-		   st->grow_released, st->commands, st->reads, st->flushes,
+		   "max_held %u\nmax_held_bytes %llu\n", st->grow_released,
+		   st->commands, st->reads, st->flushes,
 		   div_u64(st->max_hold_ns, 1000), st->max_held,
 		   st->max_held_bytes);
 	/* completions not yet folded in (coalesce_begin()) count too */

@@ -910,7 +910,6 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 
 	/* A merge is the submitter still writing: not idle. */
 	w->last_arrival_ns = max(w->last_arrival_ns, now);
-	w->stats.grown++;
 	if (held) {
 		if (!rwin_range_taken(w, start, end, wr, NULL) &&
 		    rwin_mergeable(wr) &&

@@ -103,16 +103,13 @@ struct rwin_cmd {
 };
 
 struct rwin_stats {
-	u64 writes, passed, holds;
+	u64 writes, passed, holds, grace_passed, meta;
 	u64 holds_backward, chained, holds_long; /* kinds of holds */
-	u64 grace_passed, meta;
 	u64 released[RWIN_REL_NR];	/* writes */
-	u64 grown;		/* rwin_grow() and rwin_merge() calls */
-	u64 grow_released;	/* ... that took a held write out */
+	u64 grow_released;	/* merges that took a held write out */
 	u64 commands, reads, flushes, completed;
-	u64 max_hold_ns;
+	u64 max_hold_ns, max_held_bytes;
 	u32 max_held;
-	u64 max_held_bytes;
 };
 
 struct rwin_au_pos {

@@ -64,7 +64,6 @@ struct coalesce_data {
 extern struct mutex coalesce_mutex;
 extern struct list_head coalesce_instances;
 extern struct elv_fs_entry coalesce_attrs[];
-void coalesce_tunables_defaults(u32 *tun);
 void coalesce_apply_tunables(struct coalesce_data *cd);
 void coalesce_params_to_engine(struct coalesce_data *cd,
 			       struct rwin_params *p);

@@ -592,7 +592,7 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	struct elevator_queue *eq;
 	struct coalesce_data *cd;
 	struct rwin_params p;
-	int ret = -ENOMEM;
+	int ret = -ENOMEM, t;
 
 	/* 6.1 refuses a zoned disk before this; from 6.10 it ends on none. */
 	if (blk_queue_is_zoned(q)) {
@@ -625,7 +625,8 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	cd->async_depth = max(1UL, q->nr_requests * 3 / 4);
 
 	mutex_lock(&coalesce_mutex);
-	coalesce_tunables_defaults(cd->tun);
+	for (t = 0; t < COALESCE_T_NR; t++)
+		cd->tun[t] = coalesce_tunables[t].def;
 	coalesce_params_to_engine(cd, &p);
 	ret = rwin_init(&cd->win, &p);
 	if (!ret) {

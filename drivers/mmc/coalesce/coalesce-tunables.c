@@ -31,14 +31,6 @@ struct coalesce_tunable_desc coalesce_tunables[COALESCE_T_NR] = {
 #undef COALESCE_TUNABLE
 };
 
-void coalesce_tunables_defaults(u32 *tun)
-{
-	int t;
-
-	for (t = 0; t < COALESCE_T_NR; t++)
-		tun[t] = coalesce_tunables[t].def;
-}
-
 static int coalesce_parse(enum coalesce_tunable t, const char *buf, u32 *val)
 {
 	const struct coalesce_tunable_desc *desc = &coalesce_tunables[t];

@@ -264,10 +264,8 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 {
 	rwin_qtree_remove(wr, &w->queued);
 	list_del(&wr->link);
-	if (wr->sync_front) {
-		wr->sync_front = 0;
-		w->sync_front--;
-	}
+	w->sync_front -= wr->sync_front;
+	wr->sync_front = 0;
 }
 
 /* No write is passed more than this often, by a sync write or the sort. */
@@ -575,9 +573,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	w->stats.writes++;
 	if (wr->flags & RWIN_F_META)
 		w->stats.meta++;
-	wr->batch = 0;
 	wr->released_ns = 0;
-	wr->long_hold = 0;
 	wr->sync_front = 0;
 	wr->sync_passed = 0;
 

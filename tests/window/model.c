@@ -637,7 +637,7 @@ int model_check(unsigned long long seed, long ops, int config)
 		free(m);
 		return 1;
 	}
-	rwin_set_waiter_probe(&m->win, model_waited);
+	m->win.waited = model_waited;
 
 	for (op = 0; op < ops && m->failures == 0; op++) {
 		u64 kind = rnd_below(m, 1000);

@@ -540,7 +540,7 @@ static void test_waiter_probe(void)
 	prm.idle_ns = MS(200);
 	prm.meta_idle_ns = MS(1000);
 	start();
-	rwin_set_waiter_probe(&win, probe_waited);
+	win.waited = probe_waited;
 	CHECK(add(8, 8, 0, MS(0)));
 	CHECK(add(16, 8, 0, MS(0)));
 	CHECK(add(8192, 8, 0, MS(0)));
@@ -582,7 +582,7 @@ static void test_waiter_probe(void)
 	prm.idle_ns = MS(200);
 	prm.meta_idle_ns = MS(1000);
 	start();
-	rwin_set_waiter_probe(&win, probe_waited);
+	win.waited = probe_waited;
 	waited_write = NULL;
 	CHECK(add(8, 8, 0, MS(0)));
 	rwin_expire(&win, MS(999));
@@ -644,7 +644,7 @@ static void test_probe_bounded(void)
 	prm.meta_hold_ns = MS(20000);
 	prm.meta_idle_ns = MS(5000);
 	start();
-	rwin_set_waiter_probe(&win, probe_counted);
+	win.waited = probe_counted;
 	for (i = 0; i < 40; i++)
 		CHECK(add(8 + 16 * i, 8, 0, 0));
 	waited_write = &pool[39];

@@ -630,7 +630,7 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	coalesce_params_to_engine(cd, &p);
 	ret = rwin_init(&cd->win, &p);
 	if (!ret) {
-		rwin_set_waiter_probe(&cd->win, coalesce_write_waited);
+		cd->win.waited = coalesce_write_waited;
 		list_add(&cd->node, &coalesce_instances);
 	}
 	mutex_unlock(&coalesce_mutex);

@@ -410,13 +410,6 @@ static u64 rwin_long_idle(const struct rwin_window *w)
 	return max(w->p.meta_idle_ns, w->p.idle_ns);
 }
 
-void rwin_set_waiter_probe(struct rwin_window *w,
-			   bool (*waited)(const struct rwin_write *wr))
-{
-	w->waited = waited;
-}
-EXPORT_SYMBOL_NS_GPL(rwin_set_waiter_probe, COALESCE_IOSCHED);
-
 /* Every RWIN_PROBE_NS (at most idle_ns), from the last ask or from idle. */
 static u64 rwin_probe_due(const struct rwin_window *w)
 {

@@ -134,7 +134,8 @@ struct rwin_window {
 	atomic_t done;			/* completed, not yet folded */
 	u32 batch_seq;
 	u64 last_arrival_ns, idle_since_ns, au_stamp, sync_grace_end_ns;
-	bool (*waited)(const struct rwin_write *wr);
+	/* Set after rwin_init(): does anybody sleep on this held write? */
+	bool (*waited)(const struct rwin_write *wr);	/* NULL: never asked */
 	u64 probed_ns;
 	sector_t probe_next;		/* where the next probe starts */
 	struct rwin_au_pos au_pos[RWIN_TRACKED_AUS];
@@ -154,9 +155,6 @@ bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors,
 /* A bio joining a known request: the rules of its flags apply. */
 void rwin_note_write(struct rwin_window *w, u32 flags, u64 now);
 void rwin_flush(struct rwin_window *w, u32 flags, u64 now);
-/* "Does anybody sleep on this held write?" (NULL: never asked) */
-void rwin_set_waiter_probe(struct rwin_window *w,
-			   bool (*waited)(const struct rwin_write *wr));
 void rwin_drain(struct rwin_window *w, u64 now);
 /* The deadline, idle and waiter rules; when they would next release. */
 void rwin_expire(struct rwin_window *w, u64 now);

@@ -543,7 +543,7 @@ static void rwin_test_waiter(struct kunit *test)
 	ctx->prm.idle_ns = RWIN_TEST_MS(200);
 	ctx->prm.meta_idle_ns = RWIN_TEST_MS(1000);
 	rwin_test_start(test);
-	rwin_set_waiter_probe(&ctx->win, rwin_test_waited);
+	ctx->win.waited = rwin_test_waited;
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8, 8, 0, 0));
 	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 8192, 8, 0, 0));
 	rwin_expire(&ctx->win, RWIN_PROBE_NS);

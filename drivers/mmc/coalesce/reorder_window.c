@@ -571,8 +571,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 	wr->sync_passed = 0;
 
 	grace = rwin_urgent_rules(w, wr->flags, now);
-	if (grace && !urgent)
-		w->stats.grace_passed++;
+	w->stats.grace_passed += grace && !urgent;
 
 	/* An exact rewrite may be held behind its chain; else older go first. */
 	if (wr->sectors)

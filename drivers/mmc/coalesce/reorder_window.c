@@ -488,10 +488,9 @@ u64 rwin_next_deadline(const struct rwin_window *w)
 		idle = rwin_add_sat(rwin_idle_ref(w),
 				    list_empty(&w->held_fifo) ?
 				    rwin_long_idle(w) : w->p.idle_ns);
-		if (w->waited && rwin_probe_due(w) < idle)
-			idle = rwin_probe_due(w);
-		if (idle < next)
-			next = idle;
+		if (w->waited)
+			idle = min(idle, rwin_probe_due(w));
+		next = min(next, idle);
 	}
 	return next;
 }
@@ -778,7 +777,7 @@ EXPORT_SYMBOL_NS_GPL(rwin_pop, COALESCE_IOSCHED);
 
 void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now)
 {
-	w->inflight -= nr_writes < w->inflight ? nr_writes : w->inflight;
+	w->inflight -= min(nr_writes, w->inflight);
 	if (rwin_device_idle(w))
 		w->idle_since_ns = now;
 }

@@ -186,19 +186,11 @@ static struct rwin_write *rwin_held_first(struct rwin_window *w,
 #define rwin_held_from(w, sector)		rwin_held_first(w, sector, false)
 #define rwin_held_ending_after(w, sector)	rwin_held_first(w, sector, true)
 
-static void rwin_held_link(struct rwin_window *w, struct rwin_write *wr)
+/* The held tree's order, for rb_add(). */
+static bool rwin_held_less(struct rb_node *a, const struct rb_node *b)
 {
-	struct rb_node **link = &w->held.rb_node, *parent = NULL;
-
-	while (*link) {
-		parent = *link;
-		if (wr->start < rb_entry(parent, struct rwin_write, node)->start)
-			link = &parent->rb_left;
-		else
-			link = &parent->rb_right;
-	}
-	rb_link_node(&wr->node, parent, link);
-	rb_insert_color(&wr->node, &w->held);
+	return rb_entry(a, struct rwin_write, node)->start <
+	       rb_entry(b, struct rwin_write, node)->start;
 }
 
 /* Hold @wr: a chain head of its own, or behind @head, whose range it is. */
@@ -210,7 +202,7 @@ static void rwin_hold(struct rwin_window *w, struct rwin_write *wr,
 		list_add_tail(&wr->chain, &head->chain);
 		w->stats.chained++;
 	} else {
-		rwin_held_link(w, wr);
+		rb_add(&wr->node, &w->held, rwin_held_less);
 		INIT_LIST_HEAD(&wr->chain);
 	}
 	list_add_tail(&wr->link, wr->long_hold ? &w->held_fifo_long :
@@ -908,7 +900,7 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 			if (start != wr->start) {
 				rb_erase(&wr->node, &w->held);
 				wr->start = start;
-				rwin_held_link(w, wr);
+				rb_add(&wr->node, &w->held, rwin_held_less);
 			}
 			return;
 		}

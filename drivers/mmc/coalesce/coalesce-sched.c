@@ -521,26 +521,6 @@ static int __init coalesce_probe_shallow(void)
 }
 
 /*
- * Small writes in the plug have tags and will likely be held: counted as
- * queued, they could leave the rest of the plug no tag while they sit held.
- */
-static unsigned int coalesce_plugged_small(struct request_queue *q,
-					   u32 small_sectors)
-{
-	struct blk_plug *plug = current->plug;
-	unsigned int n = 0;
-	struct request *rq;
-
-	if (!plug)
-		return 0;
-	rq_list_for_each(&plug->mq_list, rq)
-		if (rq->q == q && op_is_write(req_op(rq)) &&
-		    blk_rq_sectors(rq) <= small_sectors)
-			n++;
-	return n;
-}
-
-/*
  * Held writes keep their tags. Beside them at most queue_writes background
  * writes may be queued or on the card: whoever waits for one waits for all
  * in front of it. wbt would do this, but it counts held writes: it is off.
@@ -551,14 +531,25 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
 	unsigned int depth = READ_ONCE(cd->async_depth);
 	unsigned int queued = READ_ONCE(cd->tun[COALESCE_T_queue_writes]);
+	u32 small = READ_ONCE(cd->win.p.small_sectors);
+	struct blk_plug *plug = current->plug;
+	struct request *rq;
 	unsigned int nr;
 
 	if (op_is_sync(opf))
 		return;
+	/*
+	 * Small writes in the plug have tags and will likely be held: counted
+	 * as queued, they could leave the rest of the plug no tag while they
+	 * sit held.
+	 */
+	if (queued && plug)
+		rq_list_for_each(&plug->mq_list, rq)
+			if (rq->q == data->q && op_is_write(req_op(rq)) &&
+			    blk_rq_sectors(rq) <= small)
+				queued++;
 	if (queued)
-		depth = min(depth, READ_ONCE(cd->win.held_count) + queued +
-			    coalesce_plugged_small(data->q,
-						   READ_ONCE(cd->win.p.small_sectors)));
+		depth = min(depth, READ_ONCE(cd->win.held_count) + queued);
 	/* @depth tags, as the shallow depth this sbitmap counts */
 	nr = coalesce_sched_depth(data->hctx);
 	data->shallow_depth = coalesce_shallow_per_word ?

@@ -33,11 +33,7 @@ static inline sector_t rwin_last(const struct rwin_write *wr)
 	return wr->start + (wr->sectors ? wr->sectors : 1) - 1;
 }
 
-static inline sector_t rwin_first(const struct rwin_write *wr)
-{
-	return wr->start;
-}
-
+#define rwin_first(wr)	((wr)->start)
 INTERVAL_TREE_DEFINE(struct rwin_write, node, sector_t, subtree_last,
 		     rwin_first, rwin_last, static inline __maybe_unused,
 		     rwin_qtree)
@@ -186,7 +182,6 @@ static struct rwin_write *rwin_held_first(struct rwin_window *w,
 #define rwin_held_from(w, sector)		rwin_held_first(w, sector, false)
 #define rwin_held_ending_after(w, sector)	rwin_held_first(w, sector, true)
 
-/* The held tree's order, for rb_add(). */
 static bool rwin_held_less(struct rb_node *a, const struct rb_node *b)
 {
 	return rb_entry(a, struct rwin_write, node)->start <

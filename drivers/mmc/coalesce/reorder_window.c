@@ -154,10 +154,7 @@ static bool rwin_au_streamless(struct rwin_window *w, sector_t sector,
 	       rwin_elapsed(now, pos->data_ns) >= w->p.hold_ns;
 }
 
-static struct rwin_write *rwin_held_entry(struct rb_node *node)
-{
-	return node ? rb_entry(node, struct rwin_write, node) : NULL;
-}
+#define rwin_held_entry(n)	rb_entry_safe(n, struct rwin_write, node)
 
 /* Leftmost chain head starting (@by_end: ending after) at/after @sector. */
 static struct rwin_write *rwin_held_first(struct rwin_window *w,

@@ -39,8 +39,6 @@
 /* Reads go first, but at most this many in a row while writes wait. */
 #define COALESCE_READS_PER_WRITE	8
 
-static struct kmem_cache *coalesce_write_cache;
-
 /* Set between the PM "prepare" and "post" events: hold nothing then. */
 static bool coalesce_pm_no_hold;
 
@@ -598,8 +596,8 @@ static int coalesce_init_sched(struct request_queue *q, struct elevator_type *e)
 	cd = kzalloc_node(sizeof(*cd), GFP_KERNEL, q->node);
 	if (!cd)
 		goto put_eq;
-	cd->pool = mempool_create_slab_pool(q->nr_requests,
-					    coalesce_write_cache);
+	cd->pool = mempool_create_kmalloc_pool(q->nr_requests,
+					       sizeof(struct rwin_write));
 	if (!cd->pool)
 		goto free_cd;
 
@@ -739,21 +737,12 @@ static int __init coalesce_init(void)
 		return ret;
 	pr_info("coalesce: sbitmap counts shallow depth %s\n",
 		coalesce_shallow_per_word ? "per word" : "over the whole map");
-	coalesce_write_cache = KMEM_CACHE(rwin_write, 0);
-	if (!coalesce_write_cache)
-		return -ENOMEM;
 	ret = register_pm_notifier(&coalesce_pm_nb);
 	if (ret)
-		goto free_cache;
+		return ret;
 	ret = elv_register(&coalesce_sched);
 	if (ret)
-		goto unregister_pm;
-	return 0;
-
-unregister_pm:
-	unregister_pm_notifier(&coalesce_pm_nb);
-free_cache:
-	kmem_cache_destroy(coalesce_write_cache);
+		unregister_pm_notifier(&coalesce_pm_nb);
 	return ret;
 }
 
@@ -761,7 +750,6 @@ static void __exit coalesce_exit(void)
 {
 	elv_unregister(&coalesce_sched);
 	unregister_pm_notifier(&coalesce_pm_nb);
-	kmem_cache_destroy(coalesce_write_cache);
 }
 
 module_init(coalesce_init);

@@ -65,8 +65,7 @@ extern struct mutex coalesce_mutex;
 extern struct list_head coalesce_instances;
 extern struct elv_fs_entry coalesce_attrs[];
 void coalesce_apply_tunables(struct coalesce_data *cd);
-void coalesce_params_to_engine(struct coalesce_data *cd,
-			       struct rwin_params *p);
+void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p);
 
 /* coalesce-waiters.c: the window's waiter probe */
 bool coalesce_write_waited(const struct rwin_write *wr);

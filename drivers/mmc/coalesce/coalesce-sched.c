@@ -253,8 +253,7 @@ static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
 	list_del(&wr->link);
 	rq = wr->cookie;
 	if (wr->released_ns)
-		trace_coalesce_release(rq, wr->reason,
-				       now - wr->arrival_ns);
+		trace_coalesce_release(rq, wr->reason, now - wr->arrival_ns);
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = COALESCE_IN_FLIGHT;
 	mempool_free(wr, cd->pool);

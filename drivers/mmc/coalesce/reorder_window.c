@@ -339,8 +339,7 @@ static void rwin_release_au(struct rwin_window *w, sector_t sector,
 {
 	sector_t lo = (sector_t)rwin_au(w, sector) * w->p.au_sectors;
 
-	rwin_release_range(w, lo, lo + w->p.au_sectors, reason, now,
-			   &w->queue);
+	rwin_release_range(w, lo, lo + w->p.au_sectors, reason, now, &w->queue);
 }
 
 /* The held writes overlapping [start, end), chains too, before @at. */
@@ -867,8 +866,7 @@ static bool rwin_still_holdable(struct rwin_window *w,
 	if (sectors <= w->p.small_sectors)
 		return true;
 	/* Behind or ahead of its AU's write position (ext2 indirect block). */
-	return sectors <= RWIN_BACKWARD_MAX &&
-	       start != rwin_au_wpos(w, start);
+	return sectors <= RWIN_BACKWARD_MAX && start != rwin_au_wpos(w, start);
 }
 
 void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,

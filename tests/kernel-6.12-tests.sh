@@ -199,9 +199,10 @@ for stack in stock ours; do
 		fi
 		# The card never waits a quiet spell for writes the window
 		# holds while the flusher, asleep on a tag those writes keep,
-		# has more to send: before coalesce_plugged_small() it stood
-		# still for meta_idle_ms (1 s) at every such turn, about 2 s
-		# into the dd, then took the held writes ahead of their data.
+		# has more to send: before limit_depth counted the plug's
+		# small writes as held, it stood still for meta_idle_ms (1 s)
+		# at every such turn, about 2 s into the dd, then took the
+		# held writes ahead of their data.
 		# Nothing else in the seed pauses it for half that long.
 		gap=$(card_kv_of max_write_gap_ms "$out/card.kv")
 		if awk -v g="${gap:-x}" 'BEGIN { exit !(g ~ /^[0-9.]+$/ && g < 700) }'; then

@@ -128,7 +128,7 @@ soak: guest
 
 check: deps
 	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit install qemu crash removal blktests 6.12 lint e500
+	@tests/check.sh unit install qemu crash removal blktests e500 6.12 lint
 
 trixie-root:
 	@qemu/setup/trixie-root.sh qemu-system-ppc

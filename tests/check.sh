@@ -53,22 +53,23 @@ suite() { # NAME COMMAND...
 		"$((skipped - s0)) skipped in $(( $(date +%s) - start )) s"
 }
 
-# Two lanes. The kernels the later groups need, Linux 6.12's x86_64 guest
-# (6.12, lint) and the ppc ones (e500), build in a second lane from the
+# Two lanes. The kernels the later groups need, the ppc ones (e500) and
+# Linux 6.12's x86_64 guest (6.12, lint), build in a second lane from the
 # start, beside the 6.1 groups' guests (one job at nice 10, so that a
 # guest of the first lane keeps its core; a TCG guest is one vCPU thread):
-# the 6.12 one first, then the ppc ones; then the second lane runs the 6.12
+# the ppc ones first, then the 6.12 one; then the second lane runs the 6.12
 # group and lint's suites, their output kept in build/test-logs/NAME.lane,
 # which the first lane embeds where they stand in the order. The e500
-# group runs last in the first lane, once its kernels are built. With a
+# group runs in the first lane once its kernels are built, beside the
+# second lane's 6.12 guests (make check puts it before 6.12 and lint). With a
 # cold ccache the kernels take about 20 minutes of one core
 # (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc); their log:
 # build/test-logs/kernels.log.
 lane_pid=''
 lane_start() {
 	local g steps=()
-	case " $* " in *" 6.12 "* | *" lint "*) steps+=(kernel:x86_64-6.12) ;; esac
 	case " $* " in *" e500 "*) steps+=(kernel:ppc kernel:ppc-stock) ;; esac
+	case " $* " in *" 6.12 "* | *" lint "*) steps+=(kernel:x86_64-6.12) ;; esac
 	for g in "$@"; do
 		case $g in
 		6.12) steps+=(suite:6.12:tests/kernel-6.12-tests.sh) ;;

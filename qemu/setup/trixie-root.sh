@@ -12,6 +12,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 root=$top/build/trixie-root
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# One at a time (make check's two lanes both come here): a second run
+# waits, then finds the root made and its packages in.
+mkdir -p "$top/build"
+exec 7>"$top/build/.trixie-root.lock"
+flock 7
 
 "$top/qemu/setup/deps.sh" trixie
 if [ ! -e "$root/.made" ]; then

@@ -446,7 +446,7 @@ static struct slot *model_pick_mergeable(struct model *m)
 /*
  * The block layer merges a new bio into a write the engine knows, in
  * front or behind, as an I/O scheduler's bio_merge does: only when
- * rwin_may_grow() agrees, then rwin_grow().
+ * rwin_may_merge() agrees, then rwin_grow().
  */
 static void model_bio_merge(struct model *m)
 {
@@ -470,7 +470,7 @@ static void model_bio_merge(struct model *m)
 	rwin_note_write(&m->win, flags, m->now);
 	if (flags && m->p.sync_release)
 		MCHECK(m, m->win.held_count == 0);
-	if (!rwin_may_grow(&m->win, &s->w, start, s->w.sectors + len))
+	if (!rwin_may_merge(&m->win, &s->w, &s->w, start, s->w.sectors + len))
 		return;
 	s->piece[s->nr_pieces++] = (struct piece){ bio, len, m->seq++, m->now,
 						   false };

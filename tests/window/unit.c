@@ -1090,7 +1090,7 @@ static void test_grow_stays_held(void)
 	CHECK(a->state == RWIN_ST_HELD);
 	CHECK(rwin_find(&win, 108, true) == a);
 	CHECK(rwin_find(&win, 100, false) == a);
-	CHECK(rwin_may_grow(&win, a, 100, 16));
+	CHECK(rwin_may_merge(&win, a, a, 100, 16));
 	rwin_grow(&win, a, 100, 16, 0, 1);
 	CHECK(a->state == RWIN_ST_HELD);
 	CHECK(win.held_bytes == 16 * 512);
@@ -1173,13 +1173,13 @@ static void test_may_grow_refuses(void)
 	a = add_wr(100, 8, 0, 0);
 	b = add_wr(116, 8, 0, 1);
 	CHECK(b->state == RWIN_ST_HELD);
-	CHECK(!rwin_may_grow(&win, a, 100, 24));
-	CHECK(rwin_may_grow(&win, a, 100, 16));
+	CHECK(!rwin_may_merge(&win, a, a, 100, 24));
+	CHECK(rwin_may_merge(&win, a, a, 100, 16));
 	add_wr(100, 8, 0, 2);		/* a rewrite of a: chained */
 	CHECK(!rwin_mergeable(a));
-	CHECK(!rwin_may_grow(&win, a, 100, 16));
+	CHECK(!rwin_may_merge(&win, a, a, 100, 16));
 	CHECK(rwin_find(&win, 108, true) == NULL);
-	CHECK(!rwin_may_grow(&win, a, 100, 0));
+	CHECK(!rwin_may_merge(&win, a, a, 100, 0));
 }
 
 /* Held + queued data that touches it: one queued write where data was. */
@@ -1252,7 +1252,7 @@ static void test_grow_over_held(void)
 	start();
 	h = add_wr(8300, 8, 0, 0);
 	d = add_wr(8192, 100, 0, 1);
-	CHECK(!rwin_may_grow(&win, d, 8192, 200));
+	CHECK(!rwin_may_merge(&win, d, d, 8192, 200));
 	rwin_grow(&win, d, 8192, 200, 0, 2);
 	CHECK(h->state == RWIN_ST_QUEUED);
 	CHECK(strcmp(pop(2), "8300+8") == 0);

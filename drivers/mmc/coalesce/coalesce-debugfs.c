@@ -66,38 +66,32 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
  * sched_tags. held: by arrival, the writes under hold_ms first.
  */
 static void coalesce_show_write(struct seq_file *m, struct coalesce_data *cd,
-				const struct rwin_write *wr, const char *what)
+				const struct rwin_write *wr)
 {
-	seq_printf(m, "%llu+%u au=%llu %s tag=%d\n",
-		   (unsigned long long)wr->start, wr->sectors,
-		   div_u64(wr->start, cd->win.p.au_sectors), what,
+	seq_printf(m, "%llu+%u au=%llu tag=%d ", (unsigned long long)wr->start,
+		   wr->sectors, div_u64(wr->start, cd->win.p.au_sectors),
 		   ((const struct request *)wr->cookie)->internal_tag);
-}
-
-static void coalesce_show_held(struct seq_file *m, struct coalesce_data *cd,
-			       struct list_head *fifo, const char *hold,
-			       u64 now)
-{
-	struct rwin_write *wr;
-	char buf[64];
-
-	list_for_each_entry(wr, fifo, link) {
-		snprintf(buf, sizeof(buf), "age_ms=%llu hold=%s rewrite=%d",
-			 div_u64(now - wr->arrival_ns, NSEC_PER_MSEC), hold,
-			 RB_EMPTY_NODE(&wr->node));
-		coalesce_show_write(m, cd, wr, buf);
-	}
 }
 
 static int coalesce_held_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
 	struct coalesce_data *cd = q->elevator->elevator_data;
+	struct list_head *fifo[] = { &cd->win.held_fifo,
+				     &cd->win.held_fifo_long };
 	u64 now = ktime_get_ns();
+	struct rwin_write *wr;
+	int i;
 
 	spin_lock_irq(&cd->lock);
-	coalesce_show_held(m, cd, &cd->win.held_fifo, "short", now);
-	coalesce_show_held(m, cd, &cd->win.held_fifo_long, "long", now);
+	for (i = 0; i < ARRAY_SIZE(fifo); i++)
+		list_for_each_entry(wr, fifo[i], link) {
+			coalesce_show_write(m, cd, wr);
+			seq_printf(m, "age_ms=%llu hold=%s rewrite=%d\n",
+				   div_u64(now - wr->arrival_ns, NSEC_PER_MSEC),
+				   wr->long_hold ? "long" : "short",
+				   RB_EMPTY_NODE(&wr->node));
+		}
 	spin_unlock_irq(&cd->lock);
 	return 0;
 }
@@ -107,14 +101,15 @@ static int coalesce_queued_show(void *data, struct seq_file *m)
 	struct request_queue *q = data;
 	struct coalesce_data *cd = q->elevator->elevator_data;
 	struct rwin_write *wr;
-	char buf[24];
 
 	spin_lock_irq(&cd->lock);
-	list_for_each_entry(wr, &cd->cmd.writes, link)
-		coalesce_show_write(m, cd, wr, "batch=popped");
+	list_for_each_entry(wr, &cd->cmd.writes, link) {
+		coalesce_show_write(m, cd, wr);
+		seq_puts(m, "batch=popped\n");
+	}
 	list_for_each_entry(wr, &cd->win.queue, link) {
-		snprintf(buf, sizeof(buf), "batch=%u", wr->batch);
-		coalesce_show_write(m, cd, wr, buf);
+		coalesce_show_write(m, cd, wr);
+		seq_printf(m, "batch=%u\n", wr->batch);
 	}
 	spin_unlock_irq(&cd->lock);
 	return 0;

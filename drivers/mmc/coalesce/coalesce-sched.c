@@ -387,7 +387,7 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 		start = bio->bi_iter.bi_sector;
 	else
 		return false;
-	return rwin_may_grow(&cd->win, wr, start, end - start);
+	return rwin_may_merge(&cd->win, wr, wr, start, end - start);
 }
 
 /* The window sees the bio first, as a request. */

@@ -85,10 +85,12 @@ void coalesce_apply_tunables(struct coalesce_data *cd)
 	blk_mq_run_hw_queues(cd->q, true);
 }
 
+/* kernel_param.arg is the tunable's default, coalesce_tunables[t].def. */
 static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 {
-	enum coalesce_tunable t = (enum coalesce_tunable)(uintptr_t)kp->arg;
-	const struct coalesce_tunable_desc *desc = &coalesce_tunables[t];
+	const struct coalesce_tunable_desc *desc =
+		container_of(kp->arg, struct coalesce_tunable_desc, def);
+	enum coalesce_tunable t = desc - coalesce_tunables;
 	struct coalesce_data *cd;
 	u32 v;
 
@@ -102,7 +104,7 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	mutex_lock(&coalesce_mutex);
-	coalesce_tunables[t].def = v;
+	WRITE_ONCE(coalesce_tunables[t].def, v);
 	list_for_each_entry(cd, &coalesce_instances, node) {
 		if (test_bit(t, &cd->overridden))
 			continue;
@@ -113,22 +115,14 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
-static int coalesce_param_get(char *buf, const struct kernel_param *kp)
-{
-	enum coalesce_tunable t = (enum coalesce_tunable)(uintptr_t)kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(coalesce_tunables[t].def));
-}
-
 static const struct kernel_param_ops coalesce_param_ops = {
 	.set = coalesce_param_set,
-	.get = coalesce_param_get,
+	.get = param_get_uint,
 };
 
-/* kernel_param.arg is the enum coalesce_tunable of the parameter. */
 #define COALESCE_TUNABLE(_name, _def, _min, _max, _help)		\
 	module_param_cb(_name, &coalesce_param_ops,			\
-			(void *)(uintptr_t)COALESCE_T_##_name, 0644);	\
+			&coalesce_tunables[COALESCE_T_##_name].def, 0644); \
 	MODULE_PARM_DESC(_name, _help " (" __stringify(_min) "-"	\
 			 __stringify(_max) ", default "			\
 			 __stringify(_def) ")");

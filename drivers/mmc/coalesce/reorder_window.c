@@ -3,10 +3,11 @@
  * Reorder window policy engine. Held writes: an rbtree of chain heads (the
  * oldest held write of each range) by start, newer writes of exactly that
  * range chained behind their head, and two arrival FIFOs (per hold time)
- * whose earlier head is the next deadline. Queued writes: an interval tree
- * and the issue order. A release takes the heads as one ascending batch,
- * then the new heads as the next: same-range writes leave in arrival order.
- * Not elv_rb_*() or the request hash: no struct request here, for host tests.
+ * whose earlier head is the next deadline. Queued writes: the issue order,
+ * scanned for overlaps (a few tens of writes, bounded by queue_writes and
+ * window_reqs). A release takes the heads as one ascending batch, then the
+ * new heads as the next: same-range writes leave in arrival order. Not
+ * elv_rb_*() or the request hash: no struct request here, for host tests.
  *
  * Invariant: no held write overlaps a queued one, and two held writes are
  * disjoint or chained. So a held write may join any data write of its AU
@@ -14,7 +15,6 @@
  */
 #include <linux/errno.h>
 #include <linux/export.h>
-#include <linux/interval_tree_generic.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -27,16 +27,12 @@ static inline sector_t rwin_end(const struct rwin_write *wr)
 	return wr->start + wr->sectors;
 }
 
-/* Zero-length writes count as one sector long for overlaps. */
-static inline sector_t rwin_last(const struct rwin_write *wr)
+/* Does @wr overlap [start, last]? Zero-length writes count as one sector. */
+static inline bool rwin_in(const struct rwin_write *wr, sector_t start,
+			   sector_t last)
 {
-	return wr->start + (wr->sectors ? wr->sectors : 1) - 1;
+	return wr->start <= last && start < wr->start + max(wr->sectors, 1U);
 }
-
-#define rwin_first(wr)	((wr)->start)
-INTERVAL_TREE_DEFINE(struct rwin_write, node, sector_t, subtree_last,
-		     rwin_first, rwin_last, static inline __maybe_unused,
-		     rwin_qtree)
 
 static inline u64 rwin_bytes(const struct rwin_write *wr)
 {
@@ -86,7 +82,7 @@ EXPORT_SYMBOL_NS_GPL(rwin_set_params, COALESCE_IOSCHED);
 
 int rwin_init(struct rwin_window *w, const struct rwin_params *p)
 {
-	*w = (struct rwin_window){ .held = RB_ROOT, .queued = RB_ROOT_CACHED };
+	*w = (struct rwin_window){ .held = RB_ROOT };
 	INIT_LIST_HEAD(&w->held_fifo);
 	INIT_LIST_HEAD(&w->held_fifo_long);
 	INIT_LIST_HEAD(&w->queue);
@@ -239,14 +235,12 @@ static void rwin_queue_add(struct rwin_window *w, struct rwin_write *wr,
 {
 	wr->state = RWIN_ST_QUEUED;
 	wr->batch = batch;
-	rwin_qtree_insert(wr, &w->queued);
 	list_add_tail(&wr->link, at);
 	rwin_au_pos_set(w, wr);
 }
 
 static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 {
-	rwin_qtree_remove(wr, &w->queued);
 	list_del(&wr->link);
 	w->sync_front -= wr->sync_front;
 	wr->sync_front = 0;
@@ -298,9 +292,8 @@ bool rwin_overlaps_queued(struct rwin_window *w, sector_t start, u32 sectors,
 
 	if (!sectors)
 		return false;
-	for (q = rwin_qtree_iter_first(&w->queued, start, last); q;
-	     q = rwin_qtree_iter_next(q, start, last))
-		if (q->arrival_ns < before)
+	list_for_each_entry(q, &w->queue, link)
+		if (rwin_in(q, start, last) && q->arrival_ns < before)
 			return true;
 	return false;
 }
@@ -807,9 +800,8 @@ static bool rwin_range_taken(struct rwin_window *w, sector_t start,
 	     h = rwin_held_entry(rb_next(&h->node)))
 		if (h != a && h != b)
 			return true;
-	for (h = rwin_qtree_iter_first(&w->queued, start, end - 1); h;
-	     h = rwin_qtree_iter_next(h, start, end - 1))
-		if (h != a && h != b)
+	list_for_each_entry(h, &w->queue, link)
+		if (rwin_in(h, start, end - 1) && h != a && h != b)
 			return true;
 	return false;
 }
@@ -824,9 +816,8 @@ struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end)
 	h = rwin_held_ending_after(w, s);
 	if (h && (end ? rwin_end(h) : h->start) == sector)
 		found = h;
-	for (h = rwin_qtree_iter_first(&w->queued, s, s); h;
-	     h = rwin_qtree_iter_next(h, s, s)) {
-		if ((end ? rwin_end(h) : h->start) != sector)
+	list_for_each_entry(h, &w->queue, link) {
+		if (!rwin_in(h, s, s) || (end ? rwin_end(h) : h->start) != sector)
 			continue;
 		if (found)
 			return NULL;	/* ambiguous: leave it alone */
@@ -845,13 +836,6 @@ bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
 	return !rwin_range_taken(w, start, start + sectors, into, gone);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_may_merge, COALESCE_IOSCHED);
-
-bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
-		   sector_t start, u32 sectors)
-{
-	return rwin_may_merge(w, wr, wr, start, sectors);
-}
-EXPORT_SYMBOL_NS_GPL(rwin_may_grow, COALESCE_IOSCHED);
 
 /* May a held write that grew to [start, +sectors) stay held? */
 static bool rwin_still_holdable(struct rwin_window *w,
@@ -907,14 +891,10 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 				     flags & RWIN_F_URGENT ? RWIN_REL_SYNC :
 				     RWIN_REL_ATTACH, now, &w->queue);
 	/* Out already, the caller's: only keep the numbers honest. */
-	if (wr->state == RWIN_ST_QUEUED)
-		rwin_qtree_remove(wr, &w->queued);
 	wr->start = start;
 	wr->sectors = sectors;
-	if (wr->state == RWIN_ST_QUEUED) {
-		rwin_qtree_insert(wr, &w->queued);
+	if (wr->state == RWIN_ST_QUEUED)
 		rwin_au_pos_set(w, wr);
-	}
 }
 EXPORT_SYMBOL_NS_GPL(rwin_grow, COALESCE_IOSCHED);
 

@@ -81,8 +81,7 @@ struct rwin_write {
 	u64 arrival_ns;		/* must not decrease from write to write */
 	void *cookie;		/* caller's, never dereferenced */
 
-	struct rb_node node;	/* held tree, or queued interval tree */
-	sector_t subtree_last;
+	struct rb_node node;	/* held tree */
 	struct list_head link;	/* held FIFO, issue queue or command */
 	struct list_head chain;	/* held writes of the same range, by age */
 	u64 released_ns;	/* when it left the held state, if it was held */
@@ -126,7 +125,6 @@ struct rwin_window {
 	struct list_head held_fifo_long; /* ... held under meta_hold_ns */
 	u32 held_count;
 	u64 held_bytes;
-	struct rb_root_cached queued;	/* queued writes, interval tree */
 	struct list_head queue;		/* queued writes, issue order */
 	u32 sync_front;			/* sync writes queued ahead */
 	u32 inflight;			/* popped, completions folded */
@@ -187,8 +185,7 @@ static inline bool rwin_mergeable(const struct rwin_write *wr)
 
 /* The one mergeable write starting (@end: ending) at @sector, or NULL. */
 struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end);
-bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
-		   sector_t start, u32 sectors);
+/* May @into and @gone (@into again: a bio) become [start, +sectors)? */
 bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
 		    const struct rwin_write *gone, sector_t start,
 		    u32 sectors);

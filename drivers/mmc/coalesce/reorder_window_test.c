@@ -398,7 +398,7 @@ static void rwin_test_grow(struct kunit *test)
 	rwin_test_start(test);
 	a = rwin_test_add_wr(test, 100, 8, 0, 0);
 	KUNIT_EXPECT_PTR_EQ(test, rwin_find(&ctx->win, 108, true), a);
-	KUNIT_EXPECT_TRUE(test, rwin_may_grow(&ctx->win, a, 100, 16));
+	KUNIT_EXPECT_TRUE(test, rwin_may_merge(&ctx->win, a, a, 100, 16));
 	rwin_grow(&ctx->win, a, 100, 16, 0, 1);
 	KUNIT_EXPECT_EQ(test, a->state, (u8)RWIN_ST_HELD);
 	KUNIT_EXPECT_EQ(test, ctx->win.held_bytes, 16ULL * 512);
@@ -444,7 +444,7 @@ static void rwin_test_merge(struct kunit *test)
 	a = rwin_test_add_wr(test, 100, 8, 0, 0);
 	rwin_test_add(test, 124, 8, 0, 0);
 	/* growing over the other held write is refused */
-	KUNIT_EXPECT_FALSE(test, rwin_may_grow(&ctx->win, a, 100, 32));
+	KUNIT_EXPECT_FALSE(test, rwin_may_merge(&ctx->win, a, a, 100, 32));
 	rwin_drain(&ctx->win, 1);
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 1), "100+8 124+8");
 

@@ -134,7 +134,7 @@ if [ -n "$card" ]; then
 Read the card rows first. QEMU emulates the CPU (TCG) and runs the card in
 the same thread, one after the other, so a guest second here is a card
 second plus the emulator's CPU time (the guest seconds less the card
-seconds above: minutes, on this machine). On a board the CPU runs beside
+seconds above: minutes under TCG). On a board the CPU runs beside
 the card: there the card seconds are the time, and the MB/s at the card
 what dd would report.
 EOF

@@ -85,7 +85,7 @@ lane_start() {
 	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir"/kernel-*.ready
 	diag "second lane, beside the other groups (${jobs:-all} build job(s), nice 10;" \
 		"build/test-logs/kernels.log, NAME.lane): ${steps[*]%%:tests/*}"
-	# a session of their own, so that a stopped check stops them too
+	# a process group of their own (setsid), so that a stopped check stops them too
 	# shellcheck disable=SC2016 # $1, $2 and $@ are the inner bash's
 	KERNEL_JOBS=$jobs setsid nice -n 10 bash -c '
 		top=$1 dir=$2

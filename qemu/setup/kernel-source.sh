@@ -3,7 +3,7 @@
 # Extract Debian's kernel source into build/linux-VERSION, once, after
 # installing the build set of packages (qemu/setup/deps.sh build: the
 # source package, compilers). Silent when both are already there.
-#   6.1   linux-source-6.1 of Debian 12 (this machine): the default
+#   6.1   linux-source-6.1 of Debian 12 (the host's own release): the default
 #   6.12  linux-source-6.12 of Debian 13, installed in the Debian 13 root
 #         under build/ (qemu/setup/trixie-root.sh); built with this
 #         machine's gcc

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""What-if for issue 26's "excursions in step with the stream's AU boundaries".
+"""What-if: small writes to stream-less AUs sent in step with the stream's AU boundaries.
 
 Usage: cardtrace [--marker-base B --from 1 --to 2] --dump TRACE |
            tests/tools/in-step-order.py [--au-kb N] [--small-kb N] |

@@ -279,7 +279,7 @@ static void usage(void)
 
 static const char * const reason_names[RWIN_REL_NR] = {
 	"attach", "count", "bytes", "deadline", "idle", "flush", "fua",
-	"sync", "read", "overlap", "drain",
+	"sync", "read", "overlap", "drain", "waiter",
 };
 
 static void print_stats(struct sim *s)

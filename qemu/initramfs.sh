@@ -57,11 +57,14 @@ cp "$here"/guest/scenarios/* "$root/scenarios/"
 # Stock modules (sdhci-pci, mmc_block, ...) with modules.dep for modprobe.
 make -s -C "$ksrc" O="$kout" ARCH=x86_64 \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
-# Project modules and KUnit suites, when they have been built: the ones
-# today's Makefiles build (obj-... += NAME.o), so that a module left in
-# build/modules-x86_64 by an older tree (mmc_coalesce.ko) is not shipped.
+# Project modules, KUnit suites and guest test modules, when they have
+# been built: the ones today's Makefiles and Kbuild files build (obj-...
+# += NAME.o), so that a module left in build/modules-x86_64 by an older
+# tree (mmc_coalesce.ko) is not shipped. The guest test modules
+# (qemu/guest/*/Kbuild) are built for the 6.12 guest only.
 # shellcheck disable=SC2020 # tr maps both space and tab to a newline
-for name in $(sed -n 's/^obj-[^+]*+=[[:space:]]*//p' "$top"/drivers/mmc/*/Makefile |
+for name in $(sed -n 's/^obj-[^+]*+=[[:space:]]*//p' "$top"/drivers/mmc/*/Makefile \
+	"$top"/qemu/guest/*/Kbuild |
 	tr ' \t' '\n\n' | sed -n 's/\.o$//p' | sort -u); do
 	ko=$top/build/modules-x86_64$suffix/$name.ko
 	[ -e "$ko" ] && cp "$ko" "$root/lib/modules/mmc-coalesce/"

@@ -5,7 +5,8 @@
 # x86_64 guest made from the same fragment as the 6.1 one. Smaller than
 # the 6.1 groups, to stay inside CI's time:
 #  - the guest kernel builds (qemu/setup/kernel.sh x86_64-6.12), and our
-#    modules build against it from a copy of the sources, W=1, no warning;
+#    modules and the guest test module (qemu/guest/flushrace) build
+#    against it from a copy of the sources, W=1, no warning;
 #  - the kernel-patch series for 6.12 applies to a copy of the tree and
 #    its objects build in tree, W=1, no warning (the OF glue excepted:
 #    x86_64 has no OF; the e500 kernel builds it from the 6.1 series);
@@ -15,7 +16,9 @@
 #    3 MB through ext2, unmounted, mounted again, checksums compared);
 #  - the driver scenario on our stack: the scheduler's contract path by
 #    path (Documentation/reliability.md), with the zoned refusal that on
-#    6.12 only the scheduler's own check gives, tunables, switches;
+#    6.12 only the scheduler's own check gives, the data step of a flush
+#    sequence at the head against a newer write (flushrace.ko), tunables,
+#    switches;
 #  - the detectors (WARN, hung task, soft lockup, RCU stall), each made to
 #    report once by LKDTM and each caught by the console check;
 #  - blktests' block/005 (switch schedulers under I/O) on our stack, when
@@ -57,7 +60,7 @@ ok 6.12/kernel_build
 rm -rf "$src" "$mods"
 mkdir -p "$src" "$mods"
 tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
-	--exclude='.*.cmd' Makefile Kconfig drivers include | tar -C "$src" -xf -
+	--exclude='.*.cmd' Makefile Kconfig drivers include qemu/guest | tar -C "$src" -xf -
 log=$runs/6.12-modules.log
 if make -C "$kout" M="$src" W=1 modules >"$log" 2>&1; then
 	ok 6.12/modules_build
@@ -70,6 +73,18 @@ else
 	ko 6.12/modules_build "see ${log#"$top"/}"
 	finish
 fi
+# The guest test modules (qemu/guest/*/Kbuild: flushrace), each W=1
+# without a warning; a missing one fails its check in the guest.
+for d in "$src"/qemu/guest/*/Kbuild; do
+	d=${d%/Kbuild} log=$runs/6.12-${d##*/}.log
+	if ! make -C "$kout" M="$d" W=1 modules >"$log" 2>&1; then
+		ko "6.12/${d##*/}_build" "see ${log#"$top"/}"
+	elif grep -Eq 'warning:|error:' "$log"; then
+		ko "6.12/${d##*/}_build" "$(grep -E -m1 'warning:|error:' "$log")"
+	else
+		ok "6.12/${d##*/}_build"
+	fi
+done
 find "$src" -name '*.ko' -exec cp {} "$mods/" \;
 FLAVOR=6.12 "$top/qemu/initramfs.sh" 2>&1 | sed 's/^/# /'
 [ "${PIPESTATUS[0]}" = 0 ] || { ko 6.12/initramfs "qemu/initramfs.sh failed"; finish; }

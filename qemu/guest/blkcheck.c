@@ -625,7 +625,7 @@ static int check_lists(const char *dev, const char *stats)
  * REQ_FUA, sent as a write with a flush after it) and N (O_DIRECT). N
  * came last: its data must be what reads back. (A data step at the head
  * of the scheduler, 6.5+, needs a write with REQ_PREFLUSH, which no user
- * interface to a block device sends.)
+ * interface to a block device sends: the test module in flushrace/ does.)
  */
 static int check_fuarace(const char *dev)
 {

@@ -15,7 +15,8 @@ DISKP=$SCHED_DISKP
 # from drivers/mmc/coalesce/coalesce-tunables.h
 TUNABLES=/etc/coalesce-tunables
 
-stat_get() { awk -v k="$1" '$1 == k { print $2 }' "$STATS" 2>/dev/null; }
+# stat_get NAME [FILE]: a statistic of the disk's scheduler (or of FILE)
+stat_get() { awk -v k="$1" '$1 == k { print $2 }' "${2:-$STATS}" 2>/dev/null; }
 ours() { sched_on; }
 
 # expect_grew TEST STAT BEFORE: the statistic grew past BEFORE
@@ -222,6 +223,7 @@ contract_checks() {
 	echo 1000 >"$DISKP/idle_ms"
 	zoned_refused
 	fua_race
+	flush_race
 }
 
 # kernel_at_least MAJOR MINOR: the running kernel is that or newer
@@ -274,6 +276,67 @@ fua_race() {
 	echo coalesce >/sys/block/nullb0/queue/scheduler
 	blkcheck fuarace /dev/nullb0
 	rmmod null_blk
+}
+
+# A write with a flush before its data (REQ_PREFLUSH), sequenced by
+# blk-flush: from 6.5 its data step comes to the scheduler at the head
+# and waits for the older writes under it, behind a backlog; a newer
+# write to the same sectors arrives meanwhile and its data must read
+# back. No user interface sends such a write: flushrace.ko does (built
+# for the 6.12 guest; qemu/guest/flushrace/flushrace.c says how; its
+# parameter "result" is 0 on B's data, else an error number, -11 when
+# the race was missed). null_blk as fua_race's, a command every 300 ms;
+# 32 scheduler tags, so that the background writes are not throttled at
+# submission. The step must have been seen: flush_steps grows by one.
+flush_race() {
+	t=flush_step_then_newer_write_last_wins
+	frko=$OURS/flushrace.ko
+	if ! kernel_at_least 6 5; then
+		skip $t "before 6.5 the data step of a flush sequence goes past the scheduler"
+		return
+	fi
+	if [ ! -e "$frko" ]; then
+		case $(uname -r) in
+		6.12.*) fail $t "no $frko (tests/kernel-6.12-tests.sh builds it)" ;;
+		*) skip $t "flushrace.ko is built for the 6.12 guest" ;;
+		esac
+		return
+	fi
+	if ! modprobe null_blk nr_devices=1 memory_backed=1 cache_size=64 \
+		irqmode=2 completion_nsec=300000000 hw_queue_depth=1 gb=1 \
+		2>/tmp/nullb.err; then
+		fail $t "modprobe null_blk: $(cat /tmp/nullb.err)"
+		return
+	fi
+	st=/sys/kernel/debug/block/nullb0/sched/stats
+	echo coalesce >/sys/block/nullb0/queue/scheduler
+	echo 32 >/sys/block/nullb0/queue/nr_requests
+	f0=$(stat_get flush_steps $st)
+	if [ -z "$f0" ]; then
+		fail $t "no flush_steps in $st: $(cat /sys/block/nullb0/queue/scheduler)"
+		rmmod null_blk
+		return
+	fi
+	res=none
+	if insmod "$frko" dev=/dev/nullb0 2>/tmp/flushrace.err; then
+		res=$(cat /sys/module/flushrace/parameters/result)
+		rmmod flushrace
+	fi
+	f1=$(stat_get flush_steps $st)
+	# the module's times and findings, into the document
+	diag "$(dmesg | sed -n 's/^\[[^]]*\] //; /^flushrace: /p')"
+	why=$(dmesg | sed -n 's/^\[[^]]*\] flushrace: //p' | tail -n 1)
+	rmmod null_blk
+	kv "flush_race_result=$res flush_race_steps=$((${f1:-0} - f0))"
+	if [ "$res" = none ]; then
+		fail $t "$(cat /tmp/flushrace.err): $why"
+	elif [ "$res" != 0 ]; then
+		fail $t "result $res: $why"
+	elif [ "$((${f1:-0} - f0))" != 1 ]; then
+		fail $t "flush_steps went from $f0 to ${f1:-none}: the data step did not come through the scheduler once"
+	else
+		pass $t
+	fi
 }
 
 # The contract checks alone, on a partitioned scratch card

@@ -446,7 +446,7 @@ static struct slot *model_pick_mergeable(struct model *m)
 /*
  * The block layer merges a new bio into a write the engine knows, in
  * front or behind, as an I/O scheduler's bio_merge does: only when
- * rwin_may_merge() agrees, then rwin_grow().
+ * rwin_may_grow() agrees, then rwin_grow().
  */
 static void model_bio_merge(struct model *m)
 {
@@ -470,7 +470,7 @@ static void model_bio_merge(struct model *m)
 	rwin_note_write(&m->win, flags, m->now);
 	if (flags && m->p.sync_release)
 		MCHECK(m, m->win.held_count == 0);
-	if (!rwin_may_merge(&m->win, &s->w, &s->w, start, s->w.sectors + len))
+	if (!rwin_may_grow(&m->win, &s->w, start, s->w.sectors + len))
 		return;
 	s->piece[s->nr_pieces++] = (struct piece){ bio, len, m->seq++, m->now,
 						   false };
@@ -485,61 +485,6 @@ static void model_bio_merge(struct model *m)
 		s->held = true;
 		s->piece[s->nr_pieces - 1].held = true;
 	}
-	m->merges++;
-}
-
-/*
- * Two writes the engine knows merge into one (rwin_may_merge(), then
- * rwin_merge()); the one that goes away frees its tag.
- */
-static void model_req_merge(struct model *m)
-{
-	struct slot *s = model_pick_mergeable(m), *g;
-	struct rwin_write *other, *into, *gone;
-	u32 k;
-
-	if (!s)
-		return;
-	if (rnd_below(m, 2)) {
-		other = rwin_find(&m->win, s->w.start + s->w.sectors, false);
-		into = &s->w;
-		gone = other;
-	} else {
-		other = rwin_find(&m->win, s->w.start, true);
-		into = other;
-		gone = &s->w;
-	}
-	if (!other || other == &s->w ||
-	    into->sectors + gone->sectors > MODEL_MAX_SECTORS ||
-	    !rwin_may_merge(&m->win, into, gone, into->start,
-			    into->sectors + gone->sectors))
-		return;
-	g = (struct slot *)gone;
-	s = (struct slot *)into;
-	if (s->nr_pieces + g->nr_pieces > MODEL_PIECES)
-		return;
-	for (k = 0; k < g->nr_pieces; k++)
-		s->piece[s->nr_pieces++] = g->piece[k];
-	rwin_merge(&m->win, into, gone, into->start,
-		   into->sectors + gone->sectors, 0, m->now);
-	MCHECK(m, gone->state == RWIN_ST_OUT);
-	/*
-	 * The parts that came with @gone: unless the merged write is still
-	 * held (then it carries the older arrival of the two, checked when
-	 * it leaves), their hold ended when @gone left the window, which
-	 * must have been within their hold time.
-	 */
-	for (k = s->nr_pieces - g->nr_pieces; k < s->nr_pieces; k++) {
-		if (!s->piece[k].held || into->state == RWIN_ST_HELD)
-			continue;
-		MCHECK(m, gone->released_ns - s->piece[k].arrival <=
-			  model_max_hold(&m->p));
-		s->piece[k].held = false;
-	}
-	/* Still held: it now carries the older arrival of the two. */
-	if (into->state == RWIN_ST_HELD)
-		s->held = true;
-	slot_put(m, g);
 	m->merges++;
 }
 
@@ -653,10 +598,8 @@ int model_check(unsigned long long seed, long ops, int config)
 		} else if (kind < 716) {
 			rwin_drain(&m->win, m->now);
 			MCHECK(m, m->win.held_count == 0);
-		} else if (kind < 740) {
-			model_bio_merge(m);
 		} else if (kind < 760) {
-			model_req_merge(m);
+			model_bio_merge(m);
 		} else if (kind < 764) {
 			/* A quiet spell: the timers must empty the window. */
 			advance(m, m->now + model_max_hold(&m->p) + m->p.idle_ns +

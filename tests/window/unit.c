@@ -1090,7 +1090,7 @@ static void test_grow_stays_held(void)
 	CHECK(a->state == RWIN_ST_HELD);
 	CHECK(rwin_find(&win, 108, true) == a);
 	CHECK(rwin_find(&win, 100, false) == a);
-	CHECK(rwin_may_merge(&win, a, a, 100, 16));
+	CHECK(rwin_may_grow(&win, a, 100, 16));
 	rwin_grow(&win, a, 100, 16, 0, 1);
 	CHECK(a->state == RWIN_ST_HELD);
 	CHECK(win.held_bytes == 16 * 512);
@@ -1173,74 +1173,13 @@ static void test_may_grow_refuses(void)
 	a = add_wr(100, 8, 0, 0);
 	b = add_wr(116, 8, 0, 1);
 	CHECK(b->state == RWIN_ST_HELD);
-	CHECK(!rwin_may_merge(&win, a, a, 100, 24));
-	CHECK(rwin_may_merge(&win, a, a, 100, 16));
+	CHECK(!rwin_may_grow(&win, a, 100, 24));
+	CHECK(rwin_may_grow(&win, a, 100, 16));
 	add_wr(100, 8, 0, 2);		/* a rewrite of a: chained */
 	CHECK(!rwin_mergeable(a));
-	CHECK(!rwin_may_merge(&win, a, a, 100, 16));
+	CHECK(!rwin_may_grow(&win, a, 100, 16));
 	CHECK(rwin_find(&win, 108, true) == NULL);
-	CHECK(!rwin_may_merge(&win, a, a, 100, 0));
-}
-
-/* Held + queued data that touches it: one queued write where data was. */
-static void test_merge_held_into_data(void)
-{
-	struct rwin_write *a, *d;
-
-	setup();
-	start();
-	a = add_wr(100, 8, 0, 0);
-	d = add_wr(108, 1000, 0, 1);
-	CHECK(d->state == RWIN_ST_QUEUED);
-	CHECK(rwin_may_merge(&win, a, d, 100, 1008));
-	rwin_merge(&win, a, d, 100, 1008, 0, 2);
-	CHECK(d->state == RWIN_ST_OUT);
-	CHECK(a->state == RWIN_ST_QUEUED);
-	CHECK(win.queue.next == &a->link && win.queue.prev == &a->link);
-	CHECK(win.held_count == 0);
-	CHECK(strcmp(pop(2), "100+1008") == 0);
-	CHECK(strcmp(pop(2), "-") == 0);
-}
-
-/* Two held writes merge and stay held; a third one may not be skipped. */
-static void test_merge_held_held(void)
-{
-	struct rwin_write *a, *b;
-
-	setup();
-	start();
-	a = add_wr(100, 8, 0, 0);
-	b = add_wr(108, 8, 0, 1);
-	CHECK(rwin_may_merge(&win, a, b, 100, 16));
-	rwin_merge(&win, a, b, 100, 16, 0, 2);
-	CHECK(a->state == RWIN_ST_HELD && b->state == RWIN_ST_OUT);
-	CHECK(win.held_count == 1 && win.held_bytes == 16 * 512);
-	rwin_drain(&win, 3);
-	CHECK(strcmp(pop(3), "100+16") == 0);
-	CHECK(strcmp(pop(3), "-") == 0);
-}
-
-/*
- * The held write taken in has a newer rewrite held behind it: the rewrite
- * goes right after the merged write, not before it.
- */
-static void test_merge_keeps_rewrite_after(void)
-{
-	struct rwin_write *d, *h, *h2;
-
-	setup();
-	start();
-	d = add_wr(8192, 100, 0, 0);	/* 50 KiB: passes */
-	h = add_wr(8292, 8, 0, 1);
-	h2 = add_wr(8292, 8, 0, 2);
-	CHECK(d->state == RWIN_ST_QUEUED && h->state == RWIN_ST_HELD);
-	CHECK(h2->state == RWIN_ST_HELD);
-	CHECK(!rwin_may_merge(&win, d, h, 8192, 108));
-	/* the block layer merged anyway: order must still hold */
-	rwin_merge(&win, d, h, 8192, 108, 0, 3);
-	CHECK(h->state == RWIN_ST_OUT && h2->state == RWIN_ST_QUEUED);
-	CHECK(strcmp(pop(3), "8192+108") == 0);
-	CHECK(strcmp(pop(3), "8292+8") == 0);
+	CHECK(!rwin_may_grow(&win, a, 100, 0));
 }
 
 /* A queued write grows over a held one: the older held write goes first. */
@@ -1252,7 +1191,7 @@ static void test_grow_over_held(void)
 	start();
 	h = add_wr(8300, 8, 0, 0);
 	d = add_wr(8192, 100, 0, 1);
-	CHECK(!rwin_may_merge(&win, d, d, 8192, 200));
+	CHECK(!rwin_may_grow(&win, d, 8192, 200));
 	rwin_grow(&win, d, 8192, 200, 0, 2);
 	CHECK(h->state == RWIN_ST_QUEUED);
 	CHECK(strcmp(pop(2), "8300+8") == 0);
@@ -1341,9 +1280,6 @@ static const struct harness_case unit_cases[] = {
 	{ "grow_sync", test_grow_sync },
 	{ "grow_ahead_waits_for_data", test_grow_ahead_waits_for_data },
 	{ "may_grow_refuses", test_may_grow_refuses },
-	{ "merge_held_into_data", test_merge_held_into_data },
-	{ "merge_held_held", test_merge_held_held },
-	{ "merge_keeps_rewrite_after", test_merge_keeps_rewrite_after },
 	{ "grow_over_held", test_grow_over_held },
 	{ "nohold", test_nohold },
 	{ "set_params", test_set_params },

@@ -387,7 +387,7 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 		start = bio->bi_iter.bi_sector;
 	else
 		return false;
-	return rwin_may_merge(&cd->win, wr, wr, start, end - start);
+	return rwin_may_grow(&cd->win, wr, start, end - start);
 }
 
 /* The window sees the bio first, as a request. */
@@ -427,63 +427,18 @@ static void coalesce_request_merged(struct request_queue *q,
 			  cd->merge_flags, ktime_get_ns());
 }
 
-/* After a bio merge: the write right after (@after) or before @rq. */
-static struct request *coalesce_neighbour(struct request_queue *q,
-					  struct request *rq, bool after)
-{
-	struct coalesce_data *cd = q->elevator->elevator_data;
-	struct rwin_write *wr = rq_to_write(rq), *nb;
-	sector_t start = blk_rq_pos(rq), end = start + blk_rq_sectors(rq);
-
-	if (!wr)
-		return NULL;
-	nb = rwin_find(&cd->win, after ? end : start, !after);
-	if (!nb || nb == wr)
-		return NULL;
-	if (after)
-		end += nb->sectors;
-	else
-		start = nb->start;
-	if (!rwin_may_merge(&cd->win, after ? wr : nb, after ? nb : wr,
-			    start, end - start))
-		return NULL;
-	return nb->cookie;
-}
-
-static struct request *coalesce_next_request(struct request_queue *q,
-					     struct request *rq)
-{
-	return coalesce_neighbour(q, rq, true);
-}
-
-static struct request *coalesce_former_request(struct request_queue *q,
-					       struct request *rq)
-{
-	return coalesce_neighbour(q, rq, false);
-}
-
-/* @next was merged into @rq and is about to be freed. */
+/*
+ * Only reads merge request into request, at insert (elv_rqhash). Write
+ * requests never do: without .next_request and .former_request the block
+ * layer finds no neighbour to join after a bio merge, and a held write
+ * and a queued one never become one command. Adjacent ones still leave
+ * together, as consecutive requests of one release batch.
+ */
 static void coalesce_requests_merged(struct request_queue *q,
 				     struct request *rq, struct request *next)
 {
-	struct coalesce_data *cd = q->elevator->elevator_data;
-	struct rwin_write *into = rq_to_write(rq), *gone = rq_to_write(next);
-	u64 now = ktime_get_ns();
-
-	if (!list_empty(&next->queuelist))
-		rq_fifo_clear(next);	/* a read */
-	coalesce_unlink(cd, next);
-
-	if (into && gone)
-		rwin_merge(&cd->win, into, gone, blk_rq_pos(rq),
-			   blk_rq_sectors(rq), cd->merge_flags, now);
-	else if (into)
-		rwin_grow(&cd->win, into, blk_rq_pos(rq), blk_rq_sectors(rq),
-			  cd->merge_flags, now);
-	if (gone) {
-		next->elv.priv[0] = NULL;
-		mempool_free(gone, cd->pool);
-	}
+	rq_fifo_clear(next);
+	coalesce_unlink(q->elevator->elevator_data, next);
 }
 
 /* Not q->nr_requests: a change calls depth_updated before storing it. */
@@ -672,8 +627,6 @@ static struct elevator_type coalesce_sched = {
 		.request_merge		= coalesce_request_merge,
 		.request_merged		= coalesce_request_merged,
 		.requests_merged	= coalesce_requests_merged,
-		.next_request		= coalesce_next_request,
-		.former_request		= coalesce_former_request,
 		.prepare_request	= coalesce_prepare_request,
 		.finish_request		= coalesce_finish_request,
 		.requeue_request	= coalesce_finish_request,

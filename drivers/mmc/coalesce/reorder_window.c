@@ -789,19 +789,18 @@ u64 rwin_arm(struct rwin_window *w, u64 now)
 }
 EXPORT_SYMBOL_NS_GPL(rwin_arm, COALESCE_IOSCHED);
 
-/* Does [start, end) overlap a write the engine knows, other than @a, @b? */
+/* Does [start, end) overlap a write the engine knows, other than @wr? */
 static bool rwin_range_taken(struct rwin_window *w, sector_t start,
-			     sector_t end, const struct rwin_write *a,
-			     const struct rwin_write *b)
+			     sector_t end, const struct rwin_write *wr)
 {
 	struct rwin_write *h;
 
 	for (h = rwin_held_ending_after(w, start); h && h->start < end;
 	     h = rwin_held_entry(rb_next(&h->node)))
-		if (h != a && h != b)
+		if (h != wr)
 			return true;
 	list_for_each_entry(h, &w->queue, link)
-		if (rwin_in(h, start, end - 1) && h != a && h != b)
+		if (rwin_in(h, start, end - 1) && h != wr)
 			return true;
 	return false;
 }
@@ -827,15 +826,13 @@ struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end)
 }
 EXPORT_SYMBOL_NS_GPL(rwin_find, COALESCE_IOSCHED);
 
-bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
-		    const struct rwin_write *gone, sector_t start,
-		    u32 sectors)
+bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
+		   sector_t start, u32 sectors)
 {
-	if (!sectors || !rwin_mergeable(into) || !rwin_mergeable(gone))
-		return false;
-	return !rwin_range_taken(w, start, start + sectors, into, gone);
+	return sectors && rwin_mergeable(wr) &&
+	       !rwin_range_taken(w, start, start + sectors, wr);
 }
-EXPORT_SYMBOL_NS_GPL(rwin_may_merge, COALESCE_IOSCHED);
+EXPORT_SYMBOL_NS_GPL(rwin_may_grow, COALESCE_IOSCHED);
 
 /* May a held write that grew to [start, +sectors) stay held? */
 static bool rwin_still_holdable(struct rwin_window *w,
@@ -864,7 +861,7 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 	/* A merge is the submitter still writing: not idle. */
 	w->last_arrival_ns = max(w->last_arrival_ns, now);
 	if (held) {
-		if (!rwin_range_taken(w, start, end, wr, NULL) &&
+		if (!rwin_range_taken(w, start, end, wr) &&
 		    rwin_mergeable(wr) &&
 		    rwin_still_holdable(w, wr, start, sectors, flags)) {
 			w->held_bytes += ((u64)sectors << 9) - rwin_bytes(wr);
@@ -897,41 +894,3 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 		rwin_au_pos_set(w, wr);
 }
 EXPORT_SYMBOL_NS_GPL(rwin_grow, COALESCE_IOSCHED);
-
-void rwin_merge(struct rwin_window *w, struct rwin_write *into,
-		struct rwin_write *gone, sector_t start, u32 sectors,
-		u32 flags, u64 now)
-{
-	bool rewrites = gone->state == RWIN_ST_HELD &&
-			!list_empty(&gone->chain);
-	sector_t gone_start = gone->start, gone_end = rwin_end(gone);
-
-	/* A held write taking in a queued one or a chain head leaves. */
-	if (into->state == RWIN_ST_HELD &&
-	    (gone->state == RWIN_ST_QUEUED || rewrites))
-		rwin_release_overlap(w, into->start, rwin_end(into),
-				     RWIN_REL_ATTACH, now,
-				     gone->state == RWIN_ST_QUEUED ?
-				     &gone->link : &w->queue);
-
-	/* Two held writes: the older arrival, and its FIFO place, stay. */
-	if (into->state == RWIN_ST_HELD && gone->state == RWIN_ST_HELD &&
-	    gone->arrival_ns < into->arrival_ns) {
-		list_move(&into->link, &gone->link);
-		into->arrival_ns = gone->arrival_ns;
-		into->long_hold = gone->long_hold;
-	}
-
-	if (gone->state == RWIN_ST_QUEUED)
-		rwin_queue_del(w, gone);
-	else if (gone->state == RWIN_ST_HELD)
-		rwin_held_remove(w, gone, RWIN_REL_ATTACH, now);
-	gone->state = RWIN_ST_OUT;
-
-	/* The rewrites of @gone's range now follow the write holding it. */
-	if (rewrites && into->state == RWIN_ST_QUEUED)
-		rwin_release_overlap(w, gone_start, gone_end, RWIN_REL_ATTACH,
-				     now, into->link.next);
-	rwin_grow(w, into, start, sectors, flags, now);
-}
-EXPORT_SYMBOL_NS_GPL(rwin_merge, COALESCE_IOSCHED);

@@ -185,17 +185,12 @@ static inline bool rwin_mergeable(const struct rwin_write *wr)
 
 /* The one mergeable write starting (@end: ending) at @sector, or NULL. */
 struct rwin_write *rwin_find(struct rwin_window *w, sector_t sector, bool end);
-/* May @into and @gone (@into again: a bio) become [start, +sectors)? */
-bool rwin_may_merge(struct rwin_window *w, const struct rwin_write *into,
-		    const struct rwin_write *gone, sector_t start,
-		    u32 sectors);
-/* @wr grew by a merge of something with @flags; a held one may leave. */
+/* May @wr take in a bio and become [start, +sectors)? */
+bool rwin_may_grow(struct rwin_window *w, const struct rwin_write *wr,
+		   sector_t start, u32 sectors);
+/* @wr took in a bio with @flags; a held one may leave. */
 void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 	       u32 sectors, u32 flags, u64 now);
-/* @gone was merged into @into and leaves the engine. */
-void rwin_merge(struct rwin_window *w, struct rwin_write *into,
-		struct rwin_write *gone, sector_t start, u32 sectors,
-		u32 flags, u64 now);
 
 static inline bool rwin_has_queued(const struct rwin_window *w)
 {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Medians and spread of repeated bench rows: one line per scenario, card,
-# stack and elevator of a results.tsv (qemu/bench.sh), with the number of
-# runs and, for each figure, "median (min-max)".
+# kernel (major.minor), stack and elevator of a results.tsv
+# (qemu/bench.sh), with the number of runs and, for each figure,
+# "median (min-max)".
 # Usage: tests/tools/bench-summary.sh [TSV] [CARD]   (CARD: only that card's rows)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +25,10 @@ awk -F'\t' -v want="${2:-}" '
 	$c["write_cmds"] !~ /^[0-9]+$/ { next }
 	want != "" && $c["card"] != want { next }
 	{
-		key = $c["scenario"] SUBSEP $c["card"] SUBSEP $c["stack"] SUBSEP $c["elevator"]
+		linux = $c["kernel"]
+		sub(/^[0-9]+\.[0-9]+/, "&:", linux)
+		sub(/:.*/, "", linux)
+		key = $c["scenario"] SUBSEP $c["card"] SUBSEP linux SUBSEP $c["stack"] SUBSEP $c["elevator"]
 		if (!(key in runs)) order[++nk] = key
 		runs[key]++
 		for (f = 1; f <= nf; f++) {
@@ -38,14 +42,14 @@ awk -F'\t' -v want="${2:-}" '
 	}
 	END {
 		if (!nk) { print "bench-summary: no rows" > "/dev/stderr"; exit 1 }
-		printf "| scenario | card | stack | elevator | runs |"
+		printf "| scenario | card | Linux | stack | elevator | runs |"
 		for (f = 1; f <= nf; f++) printf " %s |", names[f]
-		printf "\n|---|---|---|---|---|"
+		printf "\n|---|---|---|---|---|---|"
 		for (f = 1; f <= nf; f++) printf "---|"
 		print ""
 		for (i = 1; i <= nk; i++) {
 			split(order[i], k, SUBSEP)
-			printf "| %s | %s | %s | %s | %d |", k[1], k[2], k[3], k[4], runs[order[i]]
+			printf "| %s | %s | %s | %s | %s | %d |", k[1], k[2], k[3], k[4], k[5], runs[order[i]]
 			for (f = 1; f <= nf; f++) printf " %s |", med(order[i], f)
 			print ""
 		}

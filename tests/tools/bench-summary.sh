@@ -26,8 +26,8 @@ awk -F'\t' -v want="${2:-}" '
 	want != "" && $c["card"] != want { next }
 	{
 		linux = $c["kernel"]
-		sub(/^[0-9]+\.[0-9]+/, "&:", linux)
-		sub(/:.*/, "", linux)
+		if (match(linux, /^[0-9]+\.[0-9]+/))
+			linux = substr(linux, 1, RLENGTH)
 		key = $c["scenario"] SUBSEP $c["card"] SUBSEP linux SUBSEP $c["stack"] SUBSEP $c["elevator"]
 		if (!(key in runs)) order[++nk] = key
 		runs[key]++

@@ -178,15 +178,31 @@ fi
 # flashbench's open-AU test (the openau scenario, on the raw card, stock
 # stack) against the timed card of every profile in
 # qemu/cardtime/profiles.h: writing the profile's number of open AUs in
-# turn runs about as fast as writing one, and one AU more falls off a
-# cliff (every AU/16 piece then closes an AU part written). The profiles
-# with more than two open AUs run with 1 MiB AUs (the filter's au=
-# override; the open count and order are the profile's), which keeps the
-# megabytes flashbench writes, N AUs of AU bytes five times over, to
-# about a minute of guest time each.
+# turn costs the card about what writing one does, and one AU more falls
+# off a cliff (every AU/16 piece then closes an AU part written). The
+# speeds compared are the card's: the bytes each flashbench run wrote
+# over the seconds the card charged for it (the filter's marks at the
+# guest's phase markers). flashbench's own figures are guest time, and
+# under TCG the CPU's time, which other work on the host stretches, is
+# most of it; they are printed, not asserted. The profiles with more than
+# two open AUs run with 1 MiB AUs (the filter's au= override; the open
+# count and order are the profile's), which keeps the megabytes
+# flashbench writes, N AUs of AU bytes five times over, to about a minute
+# of guest time each.
 profile_geometry() { # NAME: "AU_MIB OPEN" from profiles.h
 	awk -v n="$1" 'index($0, "{ \"" n "\",") { getline; gsub(/,/, " ");
 		print $1, $4; exit }' "$top/qemu/cardtime/profiles.h"
+}
+card_kbps() { # RUN PHASE: KB/s the card was charged for, markers PHASE to PHASE+1
+	local base
+	base=$(sed -n 's/^KV marker_base=//p' "$1/result.txt" | head -n 1)
+	[ -n "$base" ] || return
+	awk -v a=$((base + 8 * $2)) -v b=$((base + 8 * ($2 + 1))) '
+		!sub(/^mark=/, "") { next }
+		$1 == a { s0 = $2; b0 = $3 }
+		$1 == b { s1 = $2; b1 = $3 }
+		END { if (s1 > s0 && b1 > b0) printf "%d", (b1 - b0) / (s1 - s0) / 1000 }' \
+		"$1/cardtime.txt" 2>/dev/null
 }
 mapfile -t profiles < <(sed -n 's/^\t{ "\([a-z0-9-]*\)",.*/\1/p' \
 	"$top/qemu/cardtime/profiles.h")
@@ -203,21 +219,25 @@ for p in "${profiles[@]}"; do
 		--kopt "mmcc.openau_au=$au_bytes mmcc.openau_nr=$nrs"
 	r=$LAST_OUT/result.txt
 	took=$(sed -n 's/^open_aus=//p' "$LAST_OUT/cardtime.txt" 2>/dev/null)
-	one=$(sed -n 's/^KV openau_kbps_1=//p' "$r")
-	at=$(sed -n "s/^KV openau_kbps_$open=//p" "$r")
-	past=$(sed -n "s/^KV openau_kbps_$((open + 1))=//p" "$r")
-	diag "openau-$p: KB/s with 1, $open, $((open + 1)) AUs: ${one:-?} ${at:-?} ${past:-?} (filter: ${took:-?} open)"
+	diag "openau-$p: guest KB/s with 1, $open, $((open + 1)) AUs:" \
+		"$(sed -n 's/^KV openau_kbps_[0-9]*=//p' "$r" | tr '\n' ' ')(filter: ${took:-?} open)"
+	one=$(card_kbps "$LAST_OUT" 1)
+	at=$one past=$(card_kbps "$LAST_OUT" 2)
 	if [ "$open" -gt 1 ]; then
-		if awk -v a="${at:-0}" -v o="${one:-0}" 'BEGIN { exit !(o > 0 && a >= 0.5 * o) }'; then
+		at=$past past=$(card_kbps "$LAST_OUT" 3)
+	fi
+	diag "openau-$p: card KB/s with 1, $open, $((open + 1)) AUs: ${one:-?} ${at:-?} ${past:-?}"
+	if [ "$open" -gt 1 ]; then
+		if awk -v a="${at:-0}" -v o="${one:-0}" 'BEGIN { exit !(o > 0 && a >= 0.8 * o) }'; then
 			ok "openau-$p/no_cliff_at_${open}_open_aus"
 		else
-			ko "openau-$p/no_cliff_at_${open}_open_aus" "${at:-?} KB/s with $open AUs against ${one:-?} with one"
+			ko "openau-$p/no_cliff_at_${open}_open_aus" "card ${at:-?} KB/s with $open AUs against ${one:-?} with one"
 		fi
 	fi
 	if awk -v a="${at:-0}" -v b="${past:-0}" 'BEGIN { exit !(a > 0 && b > 0 && b <= 0.5 * a) }'; then
 		ok "openau-$p/cliff_at_$((open + 1))_aus"
 	else
-		ko "openau-$p/cliff_at_$((open + 1))_aus" "${past:-?} KB/s with $((open + 1)) AUs against ${at:-?} with $open"
+		ko "openau-$p/cliff_at_$((open + 1))_aus" "card ${past:-?} KB/s with $((open + 1)) AUs against ${at:-?} with $open"
 	fi
 done
 

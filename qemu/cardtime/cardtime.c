@@ -26,7 +26,10 @@
  * Parameters: profile=NAME (profiles.h; default cheap12), and overrides
  * au=SIZE (K/M suffix), open=N, order=linear|any, write-mbps=X,
  * read-mbps=X, copy-mbps=X, cmd-us=X; stats=FILE gets key=value lines at
- * unload.
+ * unload.  Among them, a "mark" line for each of the last MARKS_MAX read
+ * commands: its first sector, and the seconds charged and bytes written
+ * before it.  The guest's phase markers are such reads, so a phase's
+ * card time can be read exactly, whatever the host's CPU did meanwhile.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -59,6 +62,7 @@
 #define MBPS_MAX	1000.0
 #define CMD_US_MAX	1000000.0
 #define NS_PER_S	1000000000ll
+#define MARKS_MAX	32
 
 enum op { OP_NONE, OP_WRITE, OP_READ, OP_TRIM };
 
@@ -93,6 +97,11 @@ static struct {
 	uint64_t au_switches;
 	double seconds_charged, read_seconds, copy_sectors;
 } st;
+static struct {
+	uint64_t sector, bytes;
+	double seconds;
+} marks[MARKS_MAX];
+static unsigned int nr_marks;	/* read commands seen; the ring's head */
 
 static int bad_number(const char *key, const char *value, double min,
 		      double max)
@@ -277,6 +286,7 @@ static void write_stats(void)
 {
 	double finish_copy = model.copy_sectors;
 	double finish_s = card_model_finish(&model);
+	unsigned int i;
 
 	finish_copy = model.copy_sectors - finish_copy;
 	fprintf(stats_file, "profile=%s\n", profile->name);
@@ -300,6 +310,12 @@ static void write_stats(void)
 	fprintf(stats_file, "au_closes=%llu\n", model.au_closes);
 	fprintf(stats_file, "finish_copy_sectors=%.0f\n", finish_copy);
 	fprintf(stats_file, "finish_seconds=%.6f\n", finish_s);
+	i = nr_marks > MARKS_MAX ? nr_marks - MARKS_MAX : 0;
+	for (; i < nr_marks; i++)
+		fprintf(stats_file, "mark=%" PRIu64 " %.6f %" PRIu64 "\n",
+			marks[i % MARKS_MAX].sector,
+			marks[i % MARKS_MAX].seconds,
+			marks[i % MARKS_MAX].bytes);
 }
 
 static void cardtime_unload(void)
@@ -353,6 +369,13 @@ static int64_t charge(enum op op, uint32_t count, uint64_t offset)
 		st.writes++;
 		st.bytes += count;
 	} else if (op == OP_READ) {
+		if (last_op != OP_READ || offset != last_end) {
+			unsigned int m = nr_marks++ % MARKS_MAX;
+
+			marks[m].sector = first;
+			marks[m].seconds = st.seconds_charged;
+			marks[m].bytes = st.bytes;
+		}
 		c = card_model_read_seconds(&model, end - first);
 		cost += c;
 		st.read_seconds += c;

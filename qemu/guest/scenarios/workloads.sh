@@ -350,7 +350,9 @@ scenario_nullblk() {
 # (picked among 12 from 16 MiB in) interleaved in pieces of AU, AU/2, ...
 # down to AU/16; past the number of AUs the card keeps open, every piece
 # closes an AU part written and the speed falls off a cliff. Reported per
-# N as KV openau_kbps_N, the speed at AU/16 pieces in KB/s.
+# N as KV openau_kbps_N, the speed at AU/16 pieces in KB/s (guest time:
+# card time plus TCG's CPU time). Phase k, between markers k and k + 1,
+# is the k-th N, so that a timed card's charge per N can be read too.
 scenario_openau() {
 	au=$(arg openau_au)
 	nrs=$(arg openau_nr)
@@ -358,7 +360,10 @@ scenario_openau() {
 		fail openau "mmcc.openau_au and mmcc.openau_nr are required"
 		return
 	fi
+	k=1
 	for n in $(echo "$nrs" | tr ',' ' '); do
+		phase $k
+		k=$((k + 1))
 		# the table goes to stdout; -o names a file flashbench opens
 		# and never writes (without it, it opens fd 0 for writing)
 		if ! flashbench --open-au --open-au-nr="$n" --erasesize="$au" \
@@ -381,4 +386,5 @@ scenario_openau() {
 			fail "openau_$n" "no speed in: $(tail -n 1 "/tmp/openau.$n")"
 		fi
 	done
+	phase $k
 }

@@ -84,7 +84,6 @@ for stack in $stacks; do
 	kv[$stack.sync]=$(sed -n 's/^KV sync_seconds=//p' "$run/result.txt")
 	read -r "kv[$stack.charged]" "kv[$stack.est]" < <(charged_vs_trace "$run")
 	kv[$stack.held]=$(sed -n 's/^STAT held //p' "$run/result.txt")
-	kv[$stack.merges]=$(sed -n 's/^STAT merges //p' "$run/result.txt")
 done
 
 row() { # LABEL KEY
@@ -114,7 +113,6 @@ row "backward writes inside an AU" backward_writes
 row "est. card MB/s, linear-only card" est_linear_mbps
 row "est. card MB/s, any order inside open AUs" est_any_mbps
 row "writes held by the window" held
-row "writes merged into a neighbour" merges
 if [ -n "$card" ]; then
 	row "guest seconds, dd + sync" guest_s
 	row "guest MB/s, dd + sync (the seed's number)" guest

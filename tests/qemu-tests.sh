@@ -98,9 +98,28 @@ fi
 scenario seed stock 900 --elevator mq-deadline
 seed_stock=$LAST_OUT
 card_score seed/stock/card_scored "$seed_stock"
-scenario seed $OURS 900
+scenario seed $OURS 900 --kopt mmcc.issue_trace=1
 card_score seed/$OURS/card_scored "$LAST_OUT"
 card_claim seed/$OURS/fewer_au_switches_than_stock "$seed_stock/card.kv" "$LAST_OUT/card.kv"
+
+# admin-guide.md's "Measure your own card" on the kernel's own text: the
+# block_rq_issue events tracefs recorded in the guest from marker 1 to 2,
+# scored by cardtrace, give the write commands and AU switches QEMU's
+# card received in the same stretch.
+workload_kv() { # TRACE KEY: KEY of the workload (phases 1 to 2) of TRACE
+	"$cardtrace" --marker-base "$base" --from 1 --to 2 --kv "$1" 2>/dev/null |
+		sed -n "s/^$2=//p"
+}
+base=$(sed -n 's/^KV marker_base=//p' "$LAST_OUT/result.txt" | head -n 1)
+sed -n 's/^ISSUE //p' "$LAST_OUT/result.txt" >"$LAST_OUT/issue.txt"
+recipe="$(workload_kv "$LAST_OUT/issue.txt" writes) $(workload_kv "$LAST_OUT/issue.txt" au_switches)"
+card="$(workload_kv "$LAST_OUT/trace.log" writes) $(workload_kv "$LAST_OUT/trace.log" au_switches)"
+if [ -n "$base" ] && [ "$recipe" = "$card" ] && [ "${card%% *}" -gt 100 ] 2>/dev/null; then
+	diag "writes and AU switches: tracefs $recipe, the card $card"
+	ok "seed/$OURS/recipe_trace_matches_card"
+else
+	ko "seed/$OURS/recipe_trace_matches_card" "writes and AU switches: tracefs '$recipe', the card '$card'"
+fi
 
 # The seed on FAT32, the file system SD cards ship with, and the numbered
 # pattern read back after sync and after a remount. FAT locks buffers of

@@ -173,6 +173,23 @@ make_fs() {
 	mount -t "$fs" "$DEV" /mnt || { fail mount "mount $fs failed"; return 1; }
 }
 
+# With mmcc.issue_trace=1, the kernel's block_rq_issue events from marker
+# 1 to marker 2 as tracefs prints them, sent as "ISSUE" lines: the text
+# admin-guide.md's "Measure your own card" has a board user record
+# without blktrace, for the host to score beside QEMU's trace of the run.
+ISSUE_EVENT=/sys/kernel/debug/tracing/events/block/block_rq_issue
+issue_trace_on() {
+	[ "$(arg issue_trace)" = 1 ] || return 0
+	echo >/sys/kernel/debug/tracing/trace
+	echo 1 >$ISSUE_EVENT/enable || fail issue_trace "no block_rq_issue event"
+}
+
+issue_trace_off() {
+	[ "$(arg issue_trace)" = 1 ] || return 0
+	echo 0 >$ISSUE_EVENT/enable
+	sed -n '/block_rq_issue: /s/^/MMCC ISSUE /p' /sys/kernel/debug/tracing/trace
+}
+
 # The seed: iozone/dd writing a file of twice the RAM on ext2, then sync.
 # Phases at the card: 0 mkfs and mount, 1 the workload and its sync, 3
 # the first read-back, 4 umount, fsck, mount, 5 the second read-back, 6
@@ -182,6 +199,7 @@ dd_workload() { # $1: fs type
 	phase 0
 	make_fs "$1" || return
 	kv "fs=$1" "file_kib=$kib"
+	issue_trace_on
 	marker 1
 	start_sampler
 	t0=$(uptime_cs)
@@ -190,6 +208,7 @@ dd_workload() { # $1: fs type
 	seed=$(($(uptime_cs) * 7919 + $$))
 	blkcheck seedwrite /mnt/ff "$kib" "$seed"
 	end_workload "$kib"
+	issue_trace_off
 	stats_consistent stats_consistent
 	if [ "$(stat -c %s /mnt/ff)" = $((kib * 1024)) ]; then
 		pass file_size

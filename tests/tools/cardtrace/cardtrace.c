@@ -12,6 +12,7 @@
  *  - QEMU's "log" trace backend with the sdcard_normal_command event and
  *    sdhci_adma_loop (or sdcard_write_block/sdcard_read_block) for lengths;
  *  - blkparse text from a real board (the D, issue, events are used);
+ *  - the kernel's block_rq_issue event as tracefs prints it;
  *  - this tool's own --dump format: "<time_us> <W|R> <sector> <sectors>".
  *
  * Phase markers: the guest reads one sector at marker_base + 8 * k to mark
@@ -373,6 +374,45 @@ static bool parse_blkparse(struct parser *p, const char *s)
 	return true;
 }
 
+/*
+ * The kernel's own block_rq_issue event, as tracefs prints it (no
+ * blktrace needed on the board):
+ *   "dd-311 [000] ..... 12.004200: block_rq_issue: 179,0 W 4096 () 270360 + 8 [dd]"
+ * Linux 6.12 adds the I/O priority after the range. A request with no
+ * data (a flush) has no range to write.
+ */
+static void parse_rq_issue(struct parser *p, const char *s, const char *ev)
+{
+	unsigned long long start, n;
+	unsigned int bytes;
+	char rwbs[16];
+	const char *stamp = ev, *cmd;
+	double t = 0;
+	struct cmd c;
+	bool write;
+
+	/* the stamp is the word before the event's name, "12.004200:" */
+	while (stamp > s && stamp[-1] == ' ')
+		stamp--;
+	while (stamp > s && stamp[-1] != ' ')
+		stamp--;
+	cmd = strstr(ev, ") ");
+	if (sscanf(stamp, "%lf:", &t) != 1 ||
+	    sscanf(ev, "block_rq_issue: %*u,%*u %15s %u (", rwbs, &bytes) != 2 ||
+	    !cmd || sscanf(cmd, ") %llu + %llu", &start, &n) != 2 || n > U32_MAX) {
+		bad_line(p, "block_rq_issue line");
+		return;
+	}
+	write = strchr(rwbs, 'W');
+	if (!n || (!write && !strchr(rwbs, 'R')))
+		return;	/* a flush or a discard: no data to the card */
+	c.t_us = (u64)(t * 1e6 + 0.5);
+	c.op = write ? OP_WRITE : OP_READ;
+	c.start = start;
+	c.sectors = (u32)n;
+	emit(p, c);
+}
+
 static void parse_line(struct parser *p, const char *s)
 {
 	const char *ev;
@@ -399,6 +439,11 @@ static void parse_line(struct parser *p, const char *s)
 		ev = strstr(s, "sdcard_read_block");
 	if (ev) {
 		qemu_block(p, ev);
+		return;
+	}
+	ev = strstr(s, "block_rq_issue: ");
+	if (ev) {
+		parse_rq_issue(p, s, ev);
 		return;
 	}
 	if (parse_blkparse(p, s) || parse_dump(p, s))

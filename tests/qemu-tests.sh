@@ -106,14 +106,12 @@ card_claim seed/$OURS/fewer_au_switches_than_stock "$seed_stock/card.kv" "$LAST_
 # block_rq_issue events tracefs recorded in the guest from marker 1 to 2,
 # scored by cardtrace, give the write commands and AU switches QEMU's
 # card received in the same stretch.
-workload_kv() { # TRACE KEY: KEY of the workload (phases 1 to 2) of TRACE
-	"$cardtrace" --marker-base "$base" --from 1 --to 2 --kv "$1" 2>/dev/null |
-		sed -n "s/^$2=//p"
-}
 base=$(sed -n 's/^KV marker_base=//p' "$LAST_OUT/result.txt" | head -n 1)
 sed -n 's/^ISSUE //p' "$LAST_OUT/result.txt" >"$LAST_OUT/issue.txt"
-recipe="$(workload_kv "$LAST_OUT/issue.txt" writes) $(workload_kv "$LAST_OUT/issue.txt" au_switches)"
-card="$(workload_kv "$LAST_OUT/trace.log" writes) $(workload_kv "$LAST_OUT/trace.log" au_switches)"
+"$cardtrace" --marker-base "${base:-0}" --from 1 --to 2 --kv \
+	"$LAST_OUT/issue.txt" >"$LAST_OUT/issue.kv" 2>/dev/null
+recipe="$(card_kv_of writes "$LAST_OUT/issue.kv") $(card_kv_of au_switches "$LAST_OUT/issue.kv")"
+card="$(card_kv_of writes "$LAST_OUT/card.kv") $(card_kv_of au_switches "$LAST_OUT/card.kv")"
 if [ -n "$base" ] && [ "$recipe" = "$card" ] && [ "${card%% *}" -gt 100 ] 2>/dev/null; then
 	diag "writes and AU switches: tracefs $recipe, the card $card"
 	ok "seed/$OURS/recipe_trace_matches_card"

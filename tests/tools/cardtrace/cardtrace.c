@@ -335,6 +335,26 @@ static bool parse_dump(struct parser *p, const char *s)
 	return true;
 }
 
+/* A flush or a discard, in a request's "rwbs" flags, moves no data. */
+static bool rwbs_moves_data(const char *rwbs)
+{
+	return strchr(rwbs, 'W') || strchr(rwbs, 'R');
+}
+
+/* A request the block layer issued (blkparse, tracefs): one command. */
+static void emit_issue(struct parser *p, double t_s, const char *rwbs,
+		       u64 start, u32 sectors)
+{
+	struct cmd c = {
+		.t_us = (u64)(t_s * 1e6 + 0.5),
+		.op = strchr(rwbs, 'W') ? OP_WRITE : OP_READ,
+		.start = start,
+		.sectors = sectors,
+	};
+
+	emit(p, c);
+}
+
 /*
  * blkparse default format:
  *   "  179,0    0       12     0.004200000   311  D   W 270360 + 8 [kworker]"
@@ -348,8 +368,6 @@ static bool parse_blkparse(struct parser *p, const char *s)
 	double t;
 	int pid;
 	char act[8], rwbs[16];
-	struct cmd c;
-	bool write;
 
 	if (sscanf(s, " %u,%u %u %llu %lf %d %7s", &maj, &min, &cpu, &seq,
 		   &t, &pid, act) != 7)
@@ -359,18 +377,13 @@ static bool parse_blkparse(struct parser *p, const char *s)
 	if (sscanf(s, " %*u,%*u %*u %*u %*f %*d %*7s %15s %llu + %llu",
 		   rwbs, &start, &n) != 3)
 		return true;	/* an issue with no range: no data */
-	write = strchr(rwbs, 'W');
-	if (!write && !strchr(rwbs, 'R'))
-		return true;	/* flush, discard: no data to the card */
+	if (!rwbs_moves_data(rwbs))
+		return true;
 	if (!n || n > U32_MAX) {
 		bad_line(p, "blkparse line");
 		return true;
 	}
-	c.t_us = (u64)(t * 1e6 + 0.5);
-	c.op = write ? OP_WRITE : OP_READ;
-	c.start = start;
-	c.sectors = (u32)n;
-	emit(p, c);
+	emit_issue(p, t, rwbs, start, (u32)n);
 	return true;
 }
 
@@ -388,8 +401,6 @@ static void parse_rq_issue(struct parser *p, const char *s, const char *ev)
 	char rwbs[16];
 	const char *stamp = ev, *cmd;
 	double t = 0;
-	struct cmd c;
-	bool write;
 
 	/* the stamp is the word before the event's name, "12.004200:" */
 	while (stamp > s && stamp[-1] == ' ')
@@ -403,14 +414,8 @@ static void parse_rq_issue(struct parser *p, const char *s, const char *ev)
 		bad_line(p, "block_rq_issue line");
 		return;
 	}
-	write = strchr(rwbs, 'W');
-	if (!n || (!write && !strchr(rwbs, 'R')))
-		return;	/* a flush or a discard: no data to the card */
-	c.t_us = (u64)(t * 1e6 + 0.5);
-	c.op = write ? OP_WRITE : OP_READ;
-	c.start = start;
-	c.sectors = (u32)n;
-	emit(p, c);
+	if (n && rwbs_moves_data(rwbs))
+		emit_issue(p, t, rwbs, start, (u32)n);
 }
 
 static void parse_line(struct parser *p, const char *s)

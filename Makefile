@@ -127,8 +127,7 @@ soak: guest
 	@tests/crash-tests.sh --soak 100
 
 check: deps
-	@$(MAKE) -s guest $(CARDTRACE) $(CARDTRACE_SAN)
-	@tests/check.sh unit install qemu crash removal blktests e500 6.12 lint
+	@tests/check.sh --guest unit install qemu crash removal blktests e500 6.12 lint
 
 trixie-root:
 	@qemu/setup/trixie-root.sh qemu-system-ppc

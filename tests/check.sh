@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run test suites as one KTAP document and add up their results.
-# Usage: tests/check.sh [unit] [lint] [qemu] [e500] [debug] [crash] [removal]
-#                       [install] [blktests] [6.12]
+# Usage: tests/check.sh [--guest] [unit] [lint] [qemu] [e500] [debug] [crash]
+#                       [removal] [install] [blktests] [6.12]
+#
+# --guest: build the x86_64 guest and the host tools first (make guest),
+# once the second lane has started (make check).
 #
 # Every suite prints KTAP (tests/lib/ktap.sh). The output is one KTAP
 # document (Documentation/dev-tools/ktap.rst in the kernel tree): its plan
@@ -55,16 +58,20 @@ suite() { # NAME COMMAND...
 
 # Two lanes. The kernels the later groups need, the ppc ones (e500) and
 # Linux 6.12's x86_64 guest (6.12, lint), build in a second lane from the
-# start, beside the 6.1 groups' guests (one job at nice 10, so that a
-# guest of the first lane keeps its core; a TCG guest is one vCPU thread):
+# start, beside the x86_64 guest's own build and the 6.1 groups' guests:
 # the ppc ones first, then the 6.12 one; then the second lane runs the 6.12
 # group and lint's suites, their output kept in build/test-logs/NAME.lane,
-# which the first lane embeds where they stand in the order. The e500
-# group runs in the first lane once its kernels are built, beside the
-# second lane's 6.12 guests (make check puts it before 6.12 and lint). With a
-# cold ccache the kernels take about 20 minutes of one core
-# (benchmarks.md, kernel-x86_64-6.12 and kernel-ppc); their log:
-# build/test-logs/kernels.log.
+# which the first lane embeds where they stand in the order. The second
+# lane's builds run at nice 19 with a job per CPU, so that a guest of the
+# first lane (a TCG guest is one vCPU thread) keeps its core and no core
+# waits idle once the first lane has run out of guests; its suites run at
+# nice 10, so that their guests are not starved into false soft lockups
+# while the first lane keeps both cores busy. The e500 group runs in the
+# first lane once its kernels are built, beside the second lane's 6.12
+# build or guests (make check puts it before 6.12 and lint). With a cold
+# ccache the kernels are most of a cold make check (benchmarks.md,
+# kernel-x86_64-6.12 and kernel-ppc); their log, each step's start time
+# included: build/test-logs/kernels.log.
 lane_pid=''
 lane_start() {
 	local g steps=()
@@ -77,24 +84,20 @@ lane_start() {
 		esac
 	done
 	[ ${#steps[@]} -gt 0 ] || return 0
-	# one build job when the first lane boots guests beside it, else all
-	local jobs=''
-	for g in "$@"; do
-		case $g in 6.12 | lint | e500) ;; *) jobs=1 ;; esac
-	done
 	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir"/kernel-*.ready
-	diag "second lane, beside the other groups (${jobs:-all} build job(s), nice 10;" \
+	diag "second lane, beside the other groups (builds at nice 19, suites at 10;" \
 		"build/test-logs/kernels.log, NAME.lane): ${steps[*]%%:tests/*}"
 	# a process group of their own (setsid), so that a stopped check stops them too
 	# shellcheck disable=SC2016 # $1, $2 and $@ are the inner bash's
-	KERNEL_JOBS=$jobs setsid nice -n 10 bash -c '
+	setsid nice -n 10 bash -c '
 		top=$1 dir=$2
 		shift 2
 		: >"$dir/kernels.log"
 		for step in "$@"; do
+			echo "lane: ${step%%:tests/*} from $(date +%T)" >>"$dir/kernels.log"
 			case $step in
 			kernel:*)
-				"$top/qemu/setup/kernel.sh" "${step#kernel:}" >>"$dir/kernels.log" 2>&1
+				nice -n 9 "$top/qemu/setup/kernel.sh" "${step#kernel:}" >>"$dir/kernels.log" 2>&1
 				touch "$dir/kernel-${step#kernel:}.ready" ;;
 			suite:*)
 				step=${step#suite:}
@@ -133,10 +136,18 @@ lane_suite() {
 	suite "$1" lane_replay "$1"
 }
 
+build_guest=0
+[ "${1:-}" != --guest ] || { build_guest=1; shift; }
 groups=("${@:-unit}")
 suite_logs=()
 check_groups() {
 	lane_start "${groups[@]}"
+	if [ $build_guest = 1 ]; then
+		diag "the x86_64 guest and the host tools (make guest), beside the second lane"
+		make -s -C "$top" guest "$build/host/cardtrace" "$build/host/cardtrace-san" 2>&1 |
+			sed 's/^/# /'
+		[ "${PIPESTATUS[0]}" = 0 ] || { diag "make guest failed"; return 1; }
+	fi
 	ktap_begin check ${#groups[@]}
 	diag "groups: ${groups[*]}"
 	for what in "${groups[@]}"; do
@@ -205,6 +216,8 @@ check_groups() {
 	done
 
 	ktap_end
+	[ ! -s "$log_dir/kernels.log" ] ||
+		diag "second lane: $(grep -E '^lane: |ready in' "$log_dir/kernels.log" | tr '\n' ';')"
 	[ "$skipped" = 0 ] ||
 		diag "$skipped test(s) skipped (the '# SKIP' lines above): not failures"
 	diag "results (KTAP leaves): $pass passed, $fail failed"

@@ -333,6 +333,8 @@ make_s=$(($(date +%s) - t_step))
 elapsed=$(($(date +%s) - t_start))
 trap - EXIT INT TERM
 set +e
+# the suites' logs and the second lane's kernels.log, for the per-group times
+cp -r "$root$guest_src/build/test-logs" "$logdir/" 2>/dev/null
 cleanup
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 echo

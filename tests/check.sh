@@ -66,9 +66,11 @@ suite() { # NAME COMMAND...
 # first lane (a TCG guest is one vCPU thread) keeps its core and no core
 # waits idle once the first lane has run out of guests; its suites run at
 # nice 10, so that their guests are not starved into false soft lockups
-# while the first lane keeps both cores busy. The e500 group runs in the
-# first lane once its kernels are built, beside the second lane's 6.12
-# build or guests (make check puts it before 6.12 and lint). With a cold
+# while the first lane keeps both cores busy. Once done with its own, the
+# second lane takes the first lane's last guest groups (e500, blktests,
+# removal, crash), from the end, each not yet begun: a group is claimed
+# by making build/test-logs/GROUP.claim, by whichever lane comes first;
+# the first lane embeds a group the second took as it does 6.12's. With a cold
 # ccache the kernels are most of a cold make check (benchmarks.md,
 # kernel-x86_64-6.12 and kernel-ppc); their log, each step's start time
 # included: build/test-logs/kernels.log.
@@ -84,7 +86,16 @@ lane_start() {
 		esac
 	done
 	[ ${#steps[@]} -gt 0 ] || return 0
-	rm -f "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s "$log_dir"/kernel-*.ready
+	# with guest groups of its own, it then takes the first lane's last ones
+	local takes=(e500:tests/e500-tests.sh blktests:tests/blktests.sh
+		     removal:tests/removal-tests.sh crash:tests/crash-tests.sh)
+	case " ${steps[*]} " in *" suite:"*)
+		for g in "${takes[@]}"; do
+			case " $* " in *" ${g%%:*} "*) steps+=("take:$g") ;; esac
+		done ;;
+	esac
+	rm -rf "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s \
+		"$log_dir"/kernel-*.ready "$log_dir"/*.claim
 	diag "second lane, beside the other groups (builds at nice 19, suites at 10;" \
 		"build/test-logs/kernels.log, NAME.lane): ${steps[*]%%:tests/*}"
 	# a process group of their own (setsid), so that a stopped check stops them too
@@ -94,14 +105,17 @@ lane_start() {
 		shift 2
 		: >"$dir/kernels.log"
 		for step in "$@"; do
-			echo "lane: ${step%%:tests/*} from $(date +%T)" >>"$dir/kernels.log"
 			case $step in
 			kernel:*)
+				echo "lane: $step from $(date +%T)" >>"$dir/kernels.log"
 				nice -n 9 "$top/qemu/setup/kernel.sh" "${step#kernel:}" >>"$dir/kernels.log" 2>&1
 				touch "$dir/kernel-${step#kernel:}.ready" ;;
-			suite:*)
-				step=${step#suite:}
+			*)
+				# suite:NAME:COMMAND, or take:NAME:COMMAND unless the first lane began NAME
+				kind=${step%%:*} step=${step#*:}
 				g=${step%%:*}
+				[ "$kind" = suite ] || mkdir "$dir/$g.claim" 2>/dev/null || continue
+				echo "lane: $kind:$g from $(date +%T)" >>"$dir/kernels.log"
 				t0=$(date +%s)
 				"$top/${step#*:}" >"$dir/$g.lane" 2>&1 </dev/null
 				echo $? >"$dir/$g.lane.rc"
@@ -129,6 +143,15 @@ lane_replay() {
 	cat "$log_dir/$1.lane" 2>/dev/null
 	echo "# ran in the second lane in $(cat "$log_dir/$1.lane.s" 2>/dev/null || echo '?') s"
 	return "$(cat "$log_dir/$1.lane.rc" 2>/dev/null || echo 1)"
+}
+# shared_suite NAME COMMAND...: a group either lane may run; here, unless
+# the second lane claimed it first
+shared_suite() {
+	if [ -z "$lane_pid" ] || mkdir "$log_dir/$1.claim" 2>/dev/null; then
+		suite "$@"
+	else
+		lane_suite "$1"
+	fi
 }
 # lane_suite NAME: that output as suite NAME, once it is there
 lane_suite() {
@@ -178,7 +201,7 @@ check_groups() {
 			suite qemu tests/qemu-tests.sh
 			;;
 		e500)
-			suite e500 tests/e500-tests.sh
+			shared_suite e500 tests/e500-tests.sh
 			;;
 		debug)
 			suite debug tests/debug-tests.sh
@@ -191,10 +214,10 @@ check_groups() {
 			ktap_sub_end
 			;;
 		removal)
-			suite removal tests/removal-tests.sh
+			shared_suite removal tests/removal-tests.sh
 			;;
 		crash)
-			suite crash tests/crash-tests.sh
+			shared_suite crash tests/crash-tests.sh
 			;;
 		6.12)
 			# the same sources on Linux 6.12: KUnit, the round trip,
@@ -207,7 +230,7 @@ check_groups() {
 			;;
 		blktests)
 			# upstream blktests on the card; skipped without BLKTESTS_DIR
-			suite blktests tests/blktests.sh
+			shared_suite blktests tests/blktests.sh
 			;;
 		*)
 			ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests 6.12)"

@@ -39,7 +39,8 @@
  *                              injection: errors are counted, reads are
  *                              checked against a model of what may be
  *                              there; the model goes to BLKCHECK_STATE
- *                              (default /tmp/blkcheck.state).
+ *                              (default /tmp/blkcheck.state). Ends early
+ *                              once the file BLKCHECK_STOP names exists.
  *                              stress_bytes counts bytes written and read
  *   blkcheck verify DEV        after stress, with faults off and caches
  *                              dropped: the whole region reads back and
@@ -1870,6 +1871,7 @@ static int check_stress(const char *dev, unsigned int seconds, u32 seed)
 		"stress_generation",
 	};
 	const char *name = "stress_no_silent_corruption";
+	const char *stop = getenv("BLKCHECK_STOP");
 	char why[256] = "";
 	u64 v[6];
 	double end;
@@ -1892,7 +1894,7 @@ static int check_stress(const char *dev, unsigned int seconds, u32 seed)
 		return st_free(&st, -1);
 	}
 	end = now() + seconds;
-	while (!st.fatal[0] && now() < end) {
+	while (!st.fatal[0] && now() < end && (!stop || access(stop, F_OK))) {
 		op = (u32)(xorshift64(&st.rng) % 100);
 		if (op < 35)
 			st_direct_write(&st, st_len(&st, 1, 32));

@@ -395,8 +395,10 @@ switch_under_writer() {
 	rm -f /tmp/sw.stop /tmp/sw.batches /tmp/scatter.out
 	# kept open: a last close would write the page cache back at once
 	exec 9<"$DEV"
-	# long enough to outlast the four switches (about 25-40 s under TCG)
-	BLKCHECK_STATE=/tmp/state.switch $B stress "$DEV" 75 7 >/tmp/stress.out 2>&1 &
+	# until the four switches are done (/tmp/sw.stop; 25-40 s under TCG
+	# on an idle host, longer beside other guests), at most 200 s
+	BLKCHECK_STATE=/tmp/state.switch BLKCHECK_STOP=/tmp/sw.stop \
+		$B stress "$DEV" 200 7 >/tmp/stress.out 2>&1 &
 	writer=$!
 	# (its result lines, on a failure only, are taken in below)
 	(p=0

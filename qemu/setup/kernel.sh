@@ -7,8 +7,8 @@
 # groups use (qemu/x86_64-6.12.config).
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
 # Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc|ppc-stock]
-# KERNEL_JOBS=N: make -jN (default: one per CPU); tests/check.sh builds
-# with 1 beside a running guest.
+# KERNEL_JOBS=N: make -jN (default: one per CPU; tests/check.sh's second
+# lane keeps that, at nice 19, beside the first lane's guests).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -175,9 +175,21 @@ else
 	truncate -s "${card_gib}G" "$card"
 fi
 
+# QEMU's default aio=threads hands each of the card's 512-byte block
+# accesses to a worker thread and waits for it: the seed scenario spends
+# half its run there under TCG. io_uring does the same I/O without the
+# thread round trip. A host that refuses io_uring (a container's seccomp
+# filter, kernel.io_uring_disabled) would stop QEMU at start: keep the
+# default there, and say so.
+aio=,aio=io_uring
+if ! echo q | qemu-system-x86_64 -M none -nodefaults -display none -monitor stdio \
+	-drive "if=none,file=$card,format=raw$aio" >/dev/null 2>&1; then
+	echo "run.sh: QEMU cannot use io_uring here; the card's I/O goes through worker threads (slower)" >&2
+	aio=
+fi
 # The timed card: nbdkit serves the image on a Unix socket in DIR through
 # the cardtime filter, and QEMU's card reads its drive from there.
-card_drive=(-drive "if=none,id=card0,file=$card,format=raw,cache=unsafe")
+card_drive=(-drive "if=none,id=card0,file=$card,format=raw,cache=unsafe$aio")
 nbdkit_pid=
 if [ -n "$card_profile" ]; then
 	[ "$usb" = 0 ] || { echo "run.sh: --card-profile times the SD card; not with --usb" >&2; exit 2; }
@@ -292,7 +304,7 @@ fi
 usb_opt=()
 if [ "$usb" = 1 ]; then
 	usb_opt=(-device qemu-xhci
-		 -drive "if=none,id=stick,file=$stick,format=raw,cache=unsafe"
+		 -drive "if=none,id=stick,file=$stick,format=raw,cache=unsafe$aio"
 		 -device "usb-storage,drive=stick")
 fi
 

@@ -62,15 +62,15 @@ suite() { # NAME COMMAND...
 # the ppc ones first, then the 6.12 one; then the second lane runs the 6.12
 # group and lint's suites, their output kept in build/test-logs/NAME.lane,
 # which the first lane embeds where they stand in the order. The second
-# lane's builds run at nice 19 with a job per CPU, so that a guest of the
-# first lane (a TCG guest is one vCPU thread) keeps its core and no core
-# waits idle once the first lane has run out of guests; its suites run at
-# nice 10, so that their guests are not starved into false soft lockups
-# while the first lane keeps both cores busy. Once done with its own, the
-# second lane takes the first lane's last guest groups (e500, blktests,
-# removal, crash), from the end, each not yet begun: a group is claimed
-# by making build/test-logs/GROUP.claim, by whichever lane comes first;
-# the first lane embeds a group the second took as it does 6.12's. With a cold
+# lane is a session of its own (setsid), and the kernel's autogroup
+# scheduling gives each session an equal share of the CPUs whatever its
+# tasks' nice values: its builds (a job per CPU) take what a first-lane
+# guest (a TCG guest is one vCPU thread) leaves, and half of both cores
+# while the first lane builds too. Once done with its own, the second
+# lane takes the first lane's last guest groups (shared_groups), from the
+# end, each not yet begun: a group is claimed by making
+# build/test-logs/GROUP.claim, by whichever lane comes first; the first
+# lane embeds a group the second took as it does 6.12's. With a cold
 # ccache the kernels are most of a cold make check (benchmarks.md,
 # kernel-x86_64-6.12 and kernel-ppc); their log, each step's start time
 # included: build/test-logs/kernels.log.
@@ -87,20 +87,18 @@ lane_start() {
 	done
 	[ ${#steps[@]} -gt 0 ] || return 0
 	# with guest groups of its own, it then takes the first lane's last ones
-	local takes=(e500:tests/e500-tests.sh blktests:tests/blktests.sh
-		     removal:tests/removal-tests.sh crash:tests/crash-tests.sh)
 	case " ${steps[*]} " in *" suite:"*)
-		for g in "${takes[@]}"; do
+		for g in "${shared_groups[@]}"; do
 			case " $* " in *" ${g%%:*} "*) steps+=("take:$g") ;; esac
 		done ;;
 	esac
 	rm -rf "$log_dir"/*.lane "$log_dir"/*.lane.rc "$log_dir"/*.lane.s \
 		"$log_dir"/kernel-*.ready "$log_dir"/*.claim
-	diag "second lane, beside the other groups (builds at nice 19, suites at 10;" \
-		"build/test-logs/kernels.log, NAME.lane): ${steps[*]%%:tests/*}"
-	# a process group of their own (setsid), so that a stopped check stops them too
+	diag "second lane, beside the other groups (build/test-logs/kernels.log," \
+		"NAME.lane): ${steps[*]%%:tests/*}"
+	# a process group of their own too, so that a stopped check stops them
 	# shellcheck disable=SC2016 # $1, $2 and $@ are the inner bash's
-	setsid nice -n 10 bash -c '
+	setsid bash -c '
 		top=$1 dir=$2
 		shift 2
 		: >"$dir/kernels.log"
@@ -108,7 +106,7 @@ lane_start() {
 			case $step in
 			kernel:*)
 				echo "lane: $step from $(date +%T)" >>"$dir/kernels.log"
-				nice -n 9 "$top/qemu/setup/kernel.sh" "${step#kernel:}" >>"$dir/kernels.log" 2>&1
+				"$top/qemu/setup/kernel.sh" "${step#kernel:}" >>"$dir/kernels.log" 2>&1
 				touch "$dir/kernel-${step#kernel:}.ready" ;;
 			*)
 				# suite:NAME:COMMAND, or take:NAME:COMMAND unless the first lane began NAME
@@ -144,11 +142,18 @@ lane_replay() {
 	echo "# ran in the second lane in $(cat "$log_dir/$1.lane.s" 2>/dev/null || echo '?') s"
 	return "$(cat "$log_dir/$1.lane.rc" 2>/dev/null || echo 1)"
 }
-# shared_suite NAME COMMAND...: a group either lane may run; here, unless
-# the second lane claimed it first
+# The first lane's last guest groups, which the second lane takes from the
+# end once done with its own (blktests is skipped without BLKTESTS_DIR)
+shared_groups=(e500:tests/e500-tests.sh blktests:tests/blktests.sh
+	       removal:tests/removal-tests.sh crash:tests/crash-tests.sh)
+# shared_suite NAME: a group either lane may run; here, unless the second
+# lane claimed it first
 shared_suite() {
+	local g
 	if [ -z "$lane_pid" ] || mkdir "$log_dir/$1.claim" 2>/dev/null; then
-		suite "$@"
+		for g in "${shared_groups[@]}"; do
+			[ "${g%%:*}" != "$1" ] || suite "$1" "${g#*:}"
+		done
 	else
 		lane_suite "$1"
 	fi
@@ -200,8 +205,8 @@ check_groups() {
 		qemu)
 			suite qemu tests/qemu-tests.sh
 			;;
-		e500)
-			shared_suite e500 tests/e500-tests.sh
+		e500 | blktests | removal | crash)
+			shared_suite "$what"
 			;;
 		debug)
 			suite debug tests/debug-tests.sh
@@ -213,12 +218,6 @@ check_groups() {
 			lane_suite esdhc-dt
 			ktap_sub_end
 			;;
-		removal)
-			shared_suite removal tests/removal-tests.sh
-			;;
-		crash)
-			shared_suite crash tests/crash-tests.sh
-			;;
 		6.12)
 			# the same sources on Linux 6.12: KUnit, the round trip,
 			# block/005, the seed scored at the card
@@ -227,10 +226,6 @@ check_groups() {
 		install)
 			# make install, staged into a scratch root
 			suite install tests/install-tests.sh
-			;;
-		blktests)
-			# upstream blktests on the card; skipped without BLKTESTS_DIR
-			shared_suite blktests tests/blktests.sh
 			;;
 		*)
 			ko "$what" "unknown suite group (unit lint qemu e500 debug crash removal install blktests 6.12)"

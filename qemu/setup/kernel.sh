@@ -45,9 +45,9 @@ ppc | ppc-stock)
 	# the trees made again when a series changed). ppc builds our host
 	# driver from it, ppc-stock the stock one with its series (the
 	# fragment qemu/ppc-stock.config on top of ppc.config): one tree
-	# for both, so that ccache serves the second from the first's
-	# objects. The x86_64 tree stays stock. Same paths every time, so
-	# ccache and make stay incremental.
+	# for both, so that ppc-stock's first build can start from ppc's
+	# output (below). The x86_64 tree stays stock. Same paths every
+	# time, so ccache and make stay incremental.
 	ssrc=$top/build/linux-6.1-stock-esdhc
 	psrc=$top/build/linux-6.1-ppc
 	"$here/kernel-patch.sh" --base "$src" --stock-esdhc-tree "$ssrc"
@@ -82,6 +82,14 @@ export CCACHE_DEPEND=1
 export KBUILD_BUILD_TIMESTAMP='2024-01-01' KBUILD_BUILD_USER=mmc KBUILD_BUILD_HOST=coalesce
 
 mkdir -p "$out"
+# ppc-stock differs from ppc in a few options, but each object's ccache
+# key (depend mode) covers the whole configuration, so ccache would serve
+# it nothing of ppc's: its first build starts from a copy of ppc's
+# output instead, and make rebuilds only what those options reach
+# (kbuild records which options each object depends on).
+if [ "$arch" = ppc-stock ] && [ ! -e "$out/.config" ] && [ -f "$top/build/kernel-ppc/vmlinux" ]; then
+	cp -a "$top/build/kernel-ppc/." "$out/"
+fi
 # Reconfigure only when the fragment changed: a new .config forces a rebuild.
 stamp=$out/.fragment.sha
 want=$(cat "${frags[@]}" "$0" | sha256sum | cut -d' ' -f1)

@@ -310,10 +310,10 @@ if [ "$target" = ci ] && [ -d "$blktests" ]; then
 fi
 
 case $target in
-ci) how="CI's make check, more than an hour cold" ;;
+ci) how="CI's make check, about an hour cold" ;;
 unit) how="usually $("$top/qemu/setup/duration.sh" unit-fresh): the build packages, the kernel source, then the tests" ;;
 demo) how="usually $("$top/qemu/setup/duration.sh" demo-fresh) with a warm ccache: the demo's packages, the kernel, two guest runs" ;;
-check) how="more than an hour cold" ;;
+check) how="about an hour cold" ;;
 *) how="see README.md for its time; add the first-time package installs and a cold kernel build" ;;
 esac
 step "make $target in the root ($how); output also in $log"

@@ -47,8 +47,10 @@ copy_bin /usr/bin/flashbench /usr/bin/flashbench "$root"
 cp /etc/mke2fs.conf "$root/etc/"
 # The guest-side test program, static so it needs no libraries.
 mkdir -p "$root/usr/local/bin"
-gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/local/bin/blkcheck" \
-	"$top/qemu/guest/blkcheck.c"
+for tool in blkcheck absorbcheck; do
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/usr/local/bin/$tool" \
+		"$top/qemu/guest/$tool.c"
+done
 install -m 0755 "$here/guest/init" "$root/init"
 # the KTAP printer /init and the scenarios report with
 cp "$top/tests/lib/ktap.sh" "$root/lib/ktap.sh"

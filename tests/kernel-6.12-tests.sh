@@ -14,6 +14,8 @@
 #    case (the kunit scenario);
 #  - the round trip: the smoke scenario on our stack (files of 4 KiB to
 #    3 MB through ext2, unmounted, mounted again, checksums compared);
+#  - absorption: the absorb scenario, every update made while its write
+#    waited read back after sync (raw writers, ext2, FAT32, null_blk);
 #  - the driver scenario on our stack: the scheduler's contract path by
 #    path (Documentation/reliability.md), with the zoned refusal that on
 #    6.12 only the scheduler's own check gives, the data step of a flush
@@ -167,6 +169,8 @@ series_build
 
 run kunit ours 600 --no-trace
 run smoke ours 600 --no-trace
+# absorption: no update lost (tests/qemu-tests.sh says how)
+run absorb ours 900 --smp 2 --no-trace --kopt mmcc.absorb_seconds=10
 run driver ours 600 --no-trace
 # The lock validator (qemu/x86_64-6.12.config) still on when the
 # contract's paths were done: it saw them and found nothing to report.

@@ -159,6 +159,14 @@ else
 	ko "fat32/$OURS/no_stall_at_the_card" "the card sat idle ${idle:-?} s before small writes (bound 5 s; longest ${longest:-?} ms)"
 fi
 
+# Absorption (Documentation/reorder-window.md): writers keep changing the
+# block device's buffers while the writes that carry them are held and
+# dispatched (raw writers, ext2 and FAT32 file churn beside a stream, raw
+# writers on a slow null_blk); after sync every block and file reads back
+# as last written, fsck is clean, and each part absorbed updates. Two
+# vCPUs, so that the writers run while a write is on the card.
+scenario absorb $OURS 900 --smp 2 --no-trace --kopt mmcc.absorb_seconds=10
+
 # The seed on f2fs with ours: f2fs sends its metadata with flags of its
 # own (REQ_META, and checkpoints with a preflush and FUA); the
 # numbered pattern is read back after sync and after a remount, and

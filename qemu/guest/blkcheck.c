@@ -125,6 +125,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest-result.h"
+
 /* The kernel's names, so the code reads like the driver it tests. */
 typedef unsigned long long u64;
 typedef unsigned int u32;
@@ -140,18 +142,6 @@ typedef unsigned int u32;
 static unsigned long long base_sector = 64 * 1024 * 2;
 #define BASE_SECTOR	base_sector
 
-static int failures;
-
-static void result(int ok, const char *name, const char *why)
-{
-	if (ok) {
-		printf("MMCC RESULT pass %s\n", name);
-	} else {
-		printf("MMCC RESULT fail %s %s\n", name, why);
-		failures++;
-	}
-	fflush(stdout);
-}
 
 static void *xalloc(size_t len)
 {

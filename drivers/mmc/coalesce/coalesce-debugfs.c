@@ -52,10 +52,13 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	/* completions not yet folded in (coalesce_begin()) count too */
 	seq_printf(m, "dispatched_writes %llu\ndispatched_reads %llu\n"
 		   "write_reqs_done %llu\nrequeued %llu\nflush_steps %llu\n"
-		   "freeze_drains %llu\npm_drains %llu\n",
+		   "freeze_drains %llu\npm_drains %llu\n"
+		   "absorbed %lld\nabsorb_redirtied %lld\n",
 		   cd->dispatched_writes, cd->dispatched_reads,
 		   st->completed + atomic_read(&cd->win.done), cd->requeued,
-		   cd->flush_steps, cd->freeze_drains, cd->pm_drains);
+		   cd->flush_steps, cd->freeze_drains, cd->pm_drains,
+		   (s64)atomic64_read(&cd->absorbed),
+		   (s64)atomic64_read(&cd->absorb_redirtied));
 	spin_unlock_irq(&cd->lock);
 	return 0;
 }

@@ -58,6 +58,8 @@ struct coalesce_data {
 	u64 dispatched_writes, dispatched_reads, requeued;
 	u64 flush_steps;		/* flush-sequence steps at the head (6.5+) */
 	u64 freeze_drains, pm_drains;
+	/* buffers written with an update made while they waited; dirtied again */
+	atomic64_t absorbed, absorb_redirtied;
 };
 
 /* coalesce-tunables.c */
@@ -66,6 +68,16 @@ extern struct list_head coalesce_instances;
 extern struct elv_fs_entry coalesce_attrs[];
 void coalesce_apply_tunables(struct coalesce_data *cd);
 void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p);
+
+/* coalesce-absorb.c: a write carries the updates made while it waited */
+struct coalesce_absorbed;
+struct coalesce_absorbed *coalesce_absorb(struct coalesce_data *cd,
+					  struct request *rq);
+unsigned int coalesce_absorbed_nr(const struct coalesce_absorbed *ab);
+void coalesce_absorb_end(struct coalesce_data *cd,
+			 struct coalesce_absorbed *ab, bool undo);
+int coalesce_absorb_init(void);
+void coalesce_absorb_exit(void);
 
 /* coalesce-waiters.c: the window's waiter probe */
 bool coalesce_write_waited(const struct rwin_write *wr);

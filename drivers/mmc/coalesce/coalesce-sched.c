@@ -252,11 +252,8 @@ static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
 	wr = list_first_entry(&cd->cmd.writes, struct rwin_write, link);
 	list_del(&wr->link);
 	rq = wr->cookie;
-	if (wr->released_ns)
-		trace_coalesce_release(rq, wr->reason, now - wr->arrival_ns);
-	rq->elv.priv[0] = NULL;
+	/* The window is done with @wr: coalesce_dispatched() frees it. */
 	rq->elv.priv[1] = COALESCE_IN_FLIGHT;
-	mempool_free(wr, cd->pool);
 	cd->dispatched_writes++;
 	return rq;
 }
@@ -300,17 +297,40 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 	return rq;
 }
 
+/*
+ * A write the window let go, outside the lock: the driver reads its pages
+ * after this, so it may carry what was written into them meanwhile. While
+ * in flight, priv[0] holds what it absorbed.
+ */
+static void coalesce_dispatched(struct coalesce_data *cd, struct request *rq,
+				u64 now)
+{
+	struct rwin_write *wr = rq_to_write(rq);
+	struct coalesce_absorbed *ab = coalesce_absorb(cd, rq);
+
+	if (wr->released_ns)
+		trace_coalesce_release(rq, wr->reason, now - wr->arrival_ns,
+				       coalesce_absorbed_nr(ab));
+	rq->elv.priv[0] = ab;
+	mempool_free(wr, cd->pool);
+}
+
 static struct request *coalesce_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct coalesce_data *cd = hctx->queue->elevator->elevator_data;
 	struct request *rq;
+	u64 now;
 
 	spin_lock_irq(&cd->lock);
-	rq = coalesce_next(cd, coalesce_begin(cd));
+	now = coalesce_begin(cd);
+	rq = coalesce_next(cd, now);
 	if (rq)
 		rq->rq_flags |= RQF_STARTED;
 	coalesce_update(cd);
 	spin_unlock_irq(&cd->lock);
+
+	if (rq && rq->elv.priv[1] == COALESCE_IN_FLIGHT)
+		coalesce_dispatched(cd, rq, now);
 	return rq;
 }
 
@@ -328,23 +348,42 @@ static void coalesce_prepare_request(struct request *rq)
 	rq->elv.priv[1] = NULL;
 }
 
-/* Lock-free unless the device goes idle with writes held. */
-static void coalesce_finish_request(struct request *rq)
+/*
+ * A write left the card (its bios have ended), or was requeued. Lock-free
+ * unless the device goes idle with writes held.
+ */
+static void coalesce_end_write(struct request *rq, bool requeued)
 {
 	struct coalesce_data *cd = rq->q->elevator->elevator_data;
+	struct coalesce_absorbed *ab = rq->elv.priv[0];
 	unsigned long flags;
 
-	/* A tracked write freed without going out would be a bug of ours. */
-	WARN_ON_ONCE(rq_to_write(rq));
-	if (rq->elv.priv[1] != COALESCE_IN_FLIGHT)
+	if (rq->elv.priv[1] != COALESCE_IN_FLIGHT) {
+		/* A tracked write freed without going out would be a bug. */
+		WARN_ON_ONCE(ab);
 		return;
+	}
+	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
+	if (ab)
+		coalesce_absorb_end(cd, ab, requeued);
 	if (!rwin_complete_nolock(&cd->win))
 		return;
 	spin_lock_irqsave(&cd->lock, flags);
 	coalesce_begin(cd);
 	coalesce_update(cd);
 	spin_unlock_irqrestore(&cd->lock, flags);
+}
+
+static void coalesce_finish_request(struct request *rq)
+{
+	coalesce_end_write(rq, false);
+}
+
+/* It reads its pages again when it goes out again, from the front. */
+static void coalesce_requeue_request(struct request *rq)
+{
+	coalesce_end_write(rq, true);
 }
 
 /* Not the request hash or elv_rb_*(): they would offer chained rewrites. */
@@ -379,7 +418,8 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 	if (req_op(rq) == REQ_OP_READ)
 		return true;
 	/* Discards and friends, dispatched writes: no. */
-	if (bio_op(bio) != REQ_OP_WRITE || !wr)
+	if (bio_op(bio) != REQ_OP_WRITE || !wr ||
+	    rq->elv.priv[1] == COALESCE_IN_FLIGHT)
 		return false;
 	if (bio->bi_iter.bi_sector == end)
 		end = bio_end_sector(bio);
@@ -629,7 +669,7 @@ static struct elevator_type coalesce_sched = {
 		.requests_merged	= coalesce_requests_merged,
 		.prepare_request	= coalesce_prepare_request,
 		.finish_request		= coalesce_finish_request,
-		.requeue_request	= coalesce_finish_request,
+		.requeue_request	= coalesce_requeue_request,
 		.insert_requests	= coalesce_insert_requests,
 		.dispatch_request	= coalesce_dispatch_request,
 		.has_work		= coalesce_has_work,
@@ -689,12 +729,21 @@ static int __init coalesce_init(void)
 		return ret;
 	pr_info("coalesce: sbitmap counts shallow depth %s\n",
 		coalesce_shallow_per_word ? "per word" : "over the whole map");
-	ret = register_pm_notifier(&coalesce_pm_nb);
+	ret = coalesce_absorb_init();
 	if (ret)
 		return ret;
+	ret = register_pm_notifier(&coalesce_pm_nb);
+	if (ret)
+		goto absorb_exit;
 	ret = elv_register(&coalesce_sched);
 	if (ret)
-		unregister_pm_notifier(&coalesce_pm_nb);
+		goto pm_unregister;
+	return 0;
+
+pm_unregister:
+	unregister_pm_notifier(&coalesce_pm_nb);
+absorb_exit:
+	coalesce_absorb_exit();
 	return ret;
 }
 
@@ -702,6 +751,8 @@ static void __exit coalesce_exit(void)
 {
 	elv_unregister(&coalesce_sched);
 	unregister_pm_notifier(&coalesce_pm_nb);
+	/* after the last request: runs what a failed write left to dirty */
+	coalesce_absorb_exit();
 }
 
 module_init(coalesce_init);

@@ -27,5 +27,7 @@ COALESCE_TUNABLE(sync_release, 1, 0, 1,
 		 "A sync write releases every held write (1) or only those it overlaps (0)")
 COALESCE_TUNABLE(queue_writes, 8, 0, 1024,
 		 "Most background writes queued or on the card beside the held ones (0: no bound)")
+COALESCE_TUNABLE(absorb, 1, 0, 1,
+		 "A write carries the updates made to its buffers while it waited (1) or not (0)")
 COALESCE_TUNABLE(au_kb, 0, 0, 262144,
 		 "Allocation unit in KiB: 0 = from the disk (else 4096); a multiple of 4 >= 16")

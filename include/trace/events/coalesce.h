@@ -2,8 +2,8 @@
 /*
  * Tracepoints of the coalesce I/O scheduler:
  *   coalesce_hold     a write entered the reorder window
- *   coalesce_release  a held write left it for the device (why, and
- *                     after how long)
+ *   coalesce_release  a held write left it for the device (why, after
+ *                     how long, and how many buffer updates it carried)
  * Enable with: echo 1 > /sys/kernel/tracing/events/coalesce/enable
  */
 #undef TRACE_SYSTEM
@@ -66,14 +66,16 @@ TRACE_EVENT(coalesce_hold,
 );
 
 TRACE_EVENT(coalesce_release,
-	TP_PROTO(struct request *rq, int reason, u64 held_ns),
-	TP_ARGS(rq, reason, held_ns),
+	TP_PROTO(struct request *rq, int reason, u64 held_ns,
+		 unsigned int absorbed),
+	TP_ARGS(rq, reason, held_ns, absorbed),
 	TP_STRUCT__entry(
 		__field(dev_t, dev)
 		__field(sector_t, sector)
 		__field(unsigned int, nr_sector)
 		__field(int, reason)
 		__field(u64, held_ns)
+		__field(unsigned int, absorbed)
 	),
 	TP_fast_assign(
 		__entry->dev = rq->q->disk ? disk_devt(rq->q->disk) : 0;
@@ -81,12 +83,13 @@ TRACE_EVENT(coalesce_release,
 		__entry->nr_sector = blk_rq_sectors(rq);
 		__entry->reason = reason;
 		__entry->held_ns = held_ns;
+		__entry->absorbed = absorbed;
 	),
-	TP_printk("%d,%d %llu + %u reason=%s held_us=%llu",
+	TP_printk("%d,%d %llu + %u reason=%s held_us=%llu absorbed=%u",
 		  MAJOR(__entry->dev), MINOR(__entry->dev),
 		  (unsigned long long)__entry->sector, __entry->nr_sector,
 		  __print_symbolic(__entry->reason, COALESCE_REASONS),
-		  __entry->held_ns / 1000)
+		  __entry->held_ns / 1000, __entry->absorbed)
 );
 
 #endif /* _TRACE_COALESCE_H */

@@ -530,7 +530,46 @@ struct stats {
 	double finish_linear_s, finish_any_s;
 	u64 closes_linear, closes_any;
 	struct card_floor floor;	/* what any order would cost at least */
+	/* 4 KiB blocks written more than once, and the writes past the first */
+	u64 rewritten_blocks, rewrites;
 };
+
+#define BLOCK_SECTORS	8	/* the page a file system rewrites */
+
+/* How many 4 KiB blocks were written more than once, and how often. */
+static void count_rewrites(const struct cmd_list *l, struct stats *st)
+{
+	u64 nblocks = 0, b;
+	unsigned char *seen;	/* writes per block, saturating */
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].op == OP_WRITE && l->v[i].sectors) {
+			b = (l->v[i].start + l->v[i].sectors - 1) /
+			    BLOCK_SECTORS + 1;
+			if (b > nblocks)
+				nblocks = b;
+		}
+	seen = calloc(nblocks ? nblocks : 1, 1);
+	if (!seen)
+		die("out of memory (%llu blocks)", nblocks);
+	for (i = 0; i < l->n; i++) {
+		const struct cmd *c = &l->v[i];
+
+		if (c->op != OP_WRITE || !c->sectors)
+			continue;
+		for (b = c->start / BLOCK_SECTORS;
+		     b <= (c->start + c->sectors - 1) / BLOCK_SECTORS; b++) {
+			if (seen[b] == 1)
+				st->rewritten_blocks++;
+			if (seen[b])
+				st->rewrites++;
+			if (seen[b] < 2)
+				seen[b]++;
+		}
+	}
+	free(seen);
+}
 
 /* The AU index of the last sector any write touches, bounded for sanity. */
 static u64 max_au_of(const struct cmd_list *l, const struct options *opt)
@@ -653,6 +692,7 @@ static void analyze(const struct cmd_list *l, const struct options *opt,
 	if (r)
 		die("the floor: %s", strerror(-r));
 	st->distinct_aus = st->floor.aus;	/* the AUs any write touched */
+	count_rewrites(l, st);
 
 	free(ext);
 	free(end_of);
@@ -706,6 +746,8 @@ static void report_kv(const struct stats *st)
 	       st->est_linear_s / st->floor.linear_seconds : 0.0);
 	printf("est_any_over_floor=%.2f\n", st->floor.seconds > 0 ?
 	       st->est_any_s / st->floor.seconds : 0.0);
+	printf("rewritten_blocks=%llu\n", st->rewritten_blocks);
+	printf("rewrites=%llu\n", st->rewrites);
 }
 
 static void report_text(const struct stats *st, const struct options *opt)
@@ -722,6 +764,8 @@ static void report_text(const struct stats *st, const struct options *opt)
 	       st->au_switches, st->distinct_aus,
 	       st->distinct_aus ? (double)st->au_switches / st->distinct_aus : 0);
 	printf("backward writes inside AU:  %llu\n", st->backward);
+	printf("4 KiB blocks written again: %llu (%llu writes past the first)\n",
+	       st->rewritten_blocks, st->rewrites);
 	printf("card model: %u open AUs, %.1f MB/s sequential, ", opt->open_aus,
 	       opt->seq_mbps);
 	printf("%.1f MB/s internal copy, %.0f us per command\n",

@@ -10,7 +10,8 @@
 #   STACKS     default "stock stock+wbt0 ours"; "+wbt0": writeback
 #              throttling off. ours is the coalesce elevator on stock
 #              sdhci-pci + mmc_block: it runs once per scenario (elevator
-#              column "coalesce"), not once per elevator
+#              column "coalesce"), not once per elevator; "ours+A=V,...":
+#              ours with those module parameters (e.g. ours+absorb=0)
 #   USB        default 1: also the seed on a USB stick (qemu-xhci +
 #              usb-storage; rows "seed-usb"), stock mq-deadline against
 #              ours (coalesce, au_kb=4096); 0: not
@@ -126,6 +127,8 @@ bench_run() {
 	# "stock+wbt0": stock with writeback throttling off, as the
 	# scheduler runs it (it turns wbt off itself)
 	case $stack in *+wbt0) kopt=mmcc.wbt_lat_usec=0 ;; esac
+	# "ours+NAME=V,...": the scheduler with those module parameters
+	case $stack in ours+*) set -- --args "${stack#ours+}" "$@" ;; esac
 	# usb-storage queues one command, so the block layer gives the
 	# stick's scheduler 2 requests, which leaves no room to hold any:
 	# both stacks get 128 there (echo 128 > queue/nr_requests)
@@ -135,7 +138,7 @@ bench_run() {
 	[ -z "$card" ] || card_opt=(--card-profile "$card")
 	if [ $reuse = 1 ] && grep -qs '^DONE' "$run/result.txt"; then
 		echo "bench: reusing $run" >&2
-	elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%+wbt0}" \
+	elif ! "$top/qemu/run.sh" --scenario "$scen" --stack "${stack%%+*}" \
 		${flavor:+--flavor "$flavor"} \
 		--kopt "$kopt" "${elv_opt[@]}" "${card_opt[@]}" --out "$run" \
 		--timeout 2400 "$@" >&2; then

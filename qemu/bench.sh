@@ -88,12 +88,14 @@ fi
 # floor_linear_s: what no order of the workload's writes beats on the
 # linear-only card (Documentation/card-cost-model.md, "The floor");
 # est_linear_over_floor: the linear-only estimate of this run's order
-# over it.
+# over it; workload_est_s: that estimate, the workload's card seconds
+# (what a timed card charges for it, within 5 %); rewritten_blocks: 4 KiB
+# blocks the workload wrote more than once (a rewrite reopens an AU).
 cols=(scenario stack elevator write_cmds small_writes au_switches distinct_aus
 	switches_per_au backward_in_au est_linear_mbps est_linear_over_limit
 	est_any_mbps est_any_over_limit guest_mbps workload_mbps sync_s card
 	charged_s trace_est_s fsync_n fsync_p50_ms fsync_p99_ms rep date kernel
-	floor_linear_s est_linear_over_floor)
+	floor_linear_s est_linear_over_floor workload_est_s rewritten_blocks)
 (IFS=$'\t'; echo "${cols[*]}") >"$tsv"
 flavor=${FLAVOR:-}
 ksrc=$top/build/linux-6.1
@@ -168,7 +170,8 @@ bench_run() {
 		"$charged" "$est" "$(dash "$(result_kv fsync_n "$r")")"
 		"$(dash "$(result_kv fsync_p50_ms "$r")")"
 		"$(dash "$(result_kv fsync_p99_ms "$r")")" "$rep" "$today" "$kernel"
-		"$(kv_get floor_linear_s "$k")" "$(kv_get est_linear_over_floor "$k")")
+		"$(kv_get floor_linear_s "$k")" "$(kv_get est_linear_over_floor "$k")"
+		"$(kv_get est_linear_s "$k")" "$(kv_get rewritten_blocks "$k")")
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s | %s / %s (%sx) |\n' \
 		"${row[@]:0:16}" "$charged" "$est" "${row[20]}" "${row[21]}" \
 		"$(s1 "$(kv_get est_linear_s "$k")")" "$(s1 "${row[25]}")" "${row[26]}" >>"$table"

@@ -711,6 +711,37 @@ static void test_sync_ahead(void)
 	CHECK_STR(pop(3), "-");
 }
 
+/*
+ * Sync writers that never pause: sync writes pass a queued background
+ * write until it has waited RWIN_WRITE_EXPIRE_NS, then queue behind it.
+ */
+static void test_sync_passes_until_expiry(void)
+{
+	u64 expire = RWIN_WRITE_EXPIRE_NS;
+
+	setup();
+	start();
+	CHECK(!add(100000, 1024, 0, 0));
+	CHECK(!add(8, 8, RWIN_F_SYNC, 1));
+	CHECK_STR(pop(1), "8+8");
+	CHECK(!add(16, 8, RWIN_F_SYNC, expire - 1));
+	CHECK_STR(pop(expire - 1), "16+8");
+	/* the background write has waited long enough: it goes first */
+	CHECK(!add(24, 8, RWIN_F_SYNC, expire));
+	CHECK(win.stats.sync_expired == 1);
+	CHECK_STR(pop(expire), "100000+1024");
+	CHECK_STR(pop(expire), "24+8");
+	/* a background write released from the hold counts from then */
+	CHECK(add(40000, 8, 0, expire + 1));
+	rwin_drain(&win, 2 * expire);
+	CHECK(!add(32, 8, RWIN_F_SYNC, 3 * expire - 1));
+	CHECK_STR(pop(3 * expire - 1), "32+8");
+	CHECK(!add(48, 8, RWIN_F_SYNC, 3 * expire));
+	CHECK_STR(pop(3 * expire), "40000+8");
+	CHECK_STR(pop(3 * expire), "48+8");
+	CHECK_STR(pop(3 * expire), "-");
+}
+
 /* Sync writes put ahead leave by sector, FAT1 before its mirror in FAT2. */
 static void test_sync_sorted(void)
 {
@@ -1259,6 +1290,7 @@ static const struct harness_case unit_cases[] = {
 	{ "urgent_writes", test_urgent_writes },
 	{ "sync_ahead", test_sync_ahead },
 	{ "sync_sorted", test_sync_sorted },
+	{ "sync_passes_until_expiry", test_sync_passes_until_expiry },
 	{ "read", test_read },
 	{ "overlap_write", test_overlap_write },
 	{ "overlap_queued", test_overlap_queued },

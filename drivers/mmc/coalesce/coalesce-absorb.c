@@ -54,16 +54,33 @@ static bool coalesce_bh_ours(const struct buffer_head *bh)
 	return buffer_locked(bh) && buffer_async_write(bh) && !buffer_jbd(bh);
 }
 
-/* Where the buffer is on the disk, as the request counts sectors. */
-static sector_t coalesce_bh_sector(const struct buffer_head *bh)
+/*
+ * Does @bv, at @sector, send the block device's own page cache to its own
+ * place? Then its buffers are the ones this write carries. The folio is
+ * under writeback for it (submitted, not yet completed), so it stays in
+ * its mapping and its ring of buffer heads stays (try_to_free_buffers()
+ * refuses it). A bounce or crypto copy has no mapping; a page sent
+ * elsewhere (O_DIRECT from a mapping of the device) has another sector.
+ */
+static struct buffer_head *coalesce_bvec_buffers(const struct bio_vec *bv,
+						 sector_t sector, size_t *from)
 {
-	return bh->b_bdev->bd_start_sect +
-	       bh->b_blocknr * (bh->b_size >> SECTOR_SHIFT);
+	struct folio *folio = page_folio(bv->bv_page);
+	struct address_space *mapping = folio->mapping;
+
+	if (folio_test_anon(folio) || !folio_test_writeback(folio) ||
+	    !mapping || !mapping->host || !S_ISBLK(mapping->host->i_mode))
+		return NULL;
+	*from = folio_page_idx(folio, bv->bv_page) * PAGE_SIZE + bv->bv_offset;
+	if (sector != I_BDEV(mapping->host)->bd_start_sect +
+		      ((folio_pos(folio) + *from) >> SECTOR_SHIFT))
+		return NULL;
+	return folio_buffers(folio);
 }
 
 /*
- * Walk the buffers that @rq's own pages carry at their own sectors. Without
- * @ab, count the dirty ones; with it, clear and record up to ab->max.
+ * Walk the buffers @rq carries. Without @ab, count the dirty ones; with
+ * it, clear and record up to ab->max.
  */
 static unsigned int coalesce_absorb_walk(struct request *rq,
 					 struct coalesce_absorbed *ab)
@@ -73,30 +90,16 @@ static unsigned int coalesce_absorb_walk(struct request *rq,
 	struct bio_vec bv;
 
 	rq_for_each_segment(bv, rq, iter) {
-		struct folio *folio = page_folio(bv.bv_page);
-		struct address_space *mapping = folio->mapping;
 		struct buffer_head *head, *bh;
-		size_t from, to, off = 0;
+		size_t from, off = 0;
 
-		/*
-		 * Only the block device's page cache: a ring of buffer heads,
-		 * kept while they are locked (try_to_free_buffers()).
-		 */
-		if (folio_test_anon(folio) || !mapping || !mapping->host ||
-		    !S_ISBLK(mapping->host->i_mode))
-			continue;
-		head = folio_buffers(folio);
+		head = coalesce_bvec_buffers(&bv, iter.iter.bi_sector, &from);
 		if (!head)
 			continue;
-		from = folio_page_idx(folio, bv.bv_page) * PAGE_SIZE +
-		       bv.bv_offset;
-		to = from + bv.bv_len;
 		bh = head;
 		do {
-			if (off >= from && off + bh->b_size <= to &&
-			    coalesce_bh_ours(bh) &&
-			    coalesce_bh_sector(bh) == iter.iter.bi_sector +
-			    ((off - from) >> SECTOR_SHIFT)) {
+			if (off >= from && off + bh->b_size <= from + bv.bv_len &&
+			    coalesce_bh_ours(bh)) {
 				if (!ab) {
 					found += buffer_dirty(bh);
 				} else if (ab->nr < ab->max &&

@@ -43,6 +43,7 @@ static int coalesce_stats_show(void *data, struct seq_file *m)
 	for (i = 0; i < RWIN_REL_NR; i++)
 		seq_printf(m, "released_%s %llu\n", coalesce_reasons[i].name,
 			   st->released[i]);
+	seq_printf(m, "sync_expired %llu\n", st->sync_expired);
 	seq_printf(m, "grow_released %llu\nwindow_commands %llu\n"
 		   "reads_in %llu\nflushes %llu\nmax_hold_us %llu\n"
 		   "max_held %u\nmax_held_bytes %llu\n", st->grow_released,

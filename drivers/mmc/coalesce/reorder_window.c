@@ -246,20 +246,44 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 	wr->sync_front = 0;
 }
 
-/* No write is passed more than this often, by a sync write or the sort. */
+/* No sync write is passed more than this often, by a sync write or the sort. */
 #define RWIN_SYNC_PASS_MAX	16
+
+/*
+ * Has the oldest background write queued (not held) waited this long?
+ * Then sync writes stop passing it, as mq-deadline's write_expire ends its
+ * sort: writers that never pause must not stall writeback, and with it
+ * sync(2) and dirty throttling.
+ */
+static bool rwin_background_expired(const struct rwin_window *w, u64 now)
+{
+	const struct rwin_write *q;
+
+	list_for_each_entry(q, &w->queue, link)
+		if (!q->sync_front)
+			return rwin_elapsed(now, q->released_ns ?: q->arrival_ns) >=
+			       RWIN_WRITE_EXPIRE_NS;
+	return false;
+}
 
 /*
  * A sync write that overlaps nothing queued goes ahead of every background
  * write, sorted by sector among the sync writes there (FAT's fsync writes
- * each FAT sector, then its mirror in another AU).
+ * each FAT sector, then its mirror in another AU); behind them all once
+ * the oldest of them expired.
  */
-static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr)
+static void rwin_queue_add_sync(struct rwin_window *w, struct rwin_write *wr,
+				u64 now)
 {
 	struct list_head *at = w->queue.next;
 	struct rwin_write *q;
 	u32 seen = 0;
 
+	if (rwin_background_expired(w, now)) {
+		w->stats.sync_expired++;
+		rwin_queue_add(w, wr, 0, &w->queue);
+		return;
+	}
 	if (w->sync_front) {
 		at = &w->queue;
 		list_for_each_entry(q, &w->queue, link)
@@ -578,7 +602,7 @@ bool rwin_add_write(struct rwin_window *w, struct rwin_write *wr, u64 now)
 
 	if (urgent &&
 	    !rwin_overlaps_queued(w, wr->start, wr->sectors, RWIN_NO_DEADLINE))
-		rwin_queue_add_sync(w, wr);
+		rwin_queue_add_sync(w, wr, now);
 	else
 		rwin_queue_add(w, wr, 0, &w->queue);
 	/* A data stream is in this AU: what is held there goes with it. */

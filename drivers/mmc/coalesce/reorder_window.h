@@ -31,6 +31,8 @@
 #define RWIN_MAX_WINDOW_REQS	4096	/* bounds the bookkeeping, not tags */
 #define RWIN_TRACKED_AUS	16	/* AU write positions remembered */
 #define RWIN_NO_DEADLINE	((u64)~0ULL)
+/* A background write queued this long is passed by no more sync writes. */
+#define RWIN_WRITE_EXPIRE_NS	(5000ULL * 1000 * 1000)
 /* How often the waiter probe is asked, and about how many writes. */
 #define RWIN_PROBE_NS		(10ULL * 1000 * 1000)
 #define RWIN_PROBE_WRITES	16
@@ -106,6 +108,7 @@ struct rwin_stats {
 	u64 holds_backward, chained, holds_long; /* kinds of holds */
 	u64 released[RWIN_REL_NR];	/* writes */
 	u64 grow_released;	/* merges that took a held write out */
+	u64 sync_expired;	/* sync writes queued behind an expired one */
 	u64 commands, reads, flushes, completed;
 	u64 max_hold_ns, max_held_bytes;
 	u32 max_held;

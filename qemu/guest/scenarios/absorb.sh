@@ -9,8 +9,9 @@
 #            three processes beside a 64 MiB stream (bitmaps, inode
 #            tables, directories, indirect blocks)
 #   vfat     the same on FAT32 (the FAT and its mirror)
-#   nullb    the raw writers on null_blk, whose commands take 20 ms each,
-#            so that many updates land while a write is on the device
+#   nullb    the raw writers on null_blk, which takes the data when it
+#            takes a command and ends it from a timer 20 ms later (a
+#            write's end in interrupt context)
 # then sync, the caches dropped, and everything read back as last
 # written; the file systems also after a remount, and fsck finds them
 # clean. With the scheduler on and absorb=1, each part must also have
@@ -81,24 +82,13 @@ absorb_fs() {
 }
 
 absorb_nullb() {
-	if ! modprobe null_blk nr_devices=1 memory_backed=1 irqmode=2 \
-		completion_nsec=20000000 gb=1 2>/tmp/nullb.err; then
-		fail nullb_last_versions "modprobe null_blk: $(cat /tmp/nullb.err)"
-		return
-	fi
-	if [ "$STACK" = ours ] && ! select_disk_sched nullb0 coalesce; then
-		fail nullb_last_versions "coalesce not selected on nullb0: $(cat /sys/block/nullb0/queue/scheduler)"
-		rmmod null_blk
+	if ! nullb_with "${ELEVATOR:-mq-deadline}" irqmode=2 \
+		completion_nsec=20000000; then
+		fail nullb_last_versions "$NULLB_WHY"
 		return
 	fi
 	absorb_raw nullb /dev/nullb0 /sys/kernel/debug/block/nullb0/sched/stats
 	rmmod null_blk
-}
-
-# select_disk_sched DISK NAME: NAME is DISK's scheduler now
-select_disk_sched() {
-	echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null &&
-		grep -q "\[$2\]" "/sys/block/$1/queue/scheduler"
 }
 
 scenario_absorb() {

@@ -335,14 +335,10 @@ scenario_fsyncexfat() { fsync_workload exfat; }
 # A board with eMMC and an SD card runs one scheduler on both. The guest
 # is TCG: the figure is relative, not a device's. KV nullblk_iops.
 scenario_nullblk() {
-	if ! modprobe null_blk nr_devices=1 queue_mode=2 submit_queues=1 \
-		hw_queue_depth=64 memory_backed=1 gb=1 2>/tmp/nullb.err; then
-		fail nullblk "modprobe null_blk: $(cat /tmp/nullb.err)"
-		return
-	fi
 	sched=${ELEVATOR:-mq-deadline}
-	if ! echo "$sched" >/sys/block/nullb0/queue/scheduler; then
-		fail nullblk "cannot select $sched on nullb0"
+	if ! nullb_with "$sched" queue_mode=2 submit_queues=1 \
+		hw_queue_depth=64; then
+		fail nullblk "$NULLB_WHY"
 		return
 	fi
 	kv "nullblk_sched=$sched"

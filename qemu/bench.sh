@@ -122,7 +122,8 @@ bench_run() {
 	local label=$1 scen=$2 stack=$3 elv=$4 rep=$5 run kopt='' elv_opt=() card_opt=()
 	local charged est row
 	shift 5
-	run=$out_dir/$label-$stack-$elv
+	# (QEMU's -drive takes no comma in a file name)
+	run=$out_dir/$label-${stack//,/_}-$elv
 	[ "$rep" = 1 ] || run=$run-r$rep
 	runs=$((runs + 1))
 	echo "bench: $label, $stack stack, elevator $elv${card:+, timed card $card}, run $rep of $repeat..." >&2

@@ -35,8 +35,9 @@ EOF
 if [ -n "$card" ]; then
 	cat <<EOF
 The card is timed: profile $card (qemu/cardtime/profiles.h) makes every
-request take what that card would take, its AU copies included, so the
-guest's MB/s below is what the seed's user measured with dd.
+request take what that card would take, its AU copies included. The
+card seconds are what a board pays; the guest's own seconds add the
+emulator's CPU time to them.
 EOF
 fi
 
@@ -63,7 +64,7 @@ for stack in $stacks; do
 	"$cardtrace" "${sel[@]}" --excerpt 24 "$run/trace.log"
 	for k in writes small_writes au_switches distinct_aus switch_ratio \
 		backward_writes est_linear_mbps est_any_mbps limit_s floor_s \
-		floor_linear_s est_linear_s est_any_s; do
+		floor_linear_s est_linear_s est_any_s rewritten_blocks; do
 		kv[$stack.$k]=$(sed -n "s/^$k=//p" "$run/card.kv")
 	done
 	# the card the run had: linear-only unless its profile says otherwise
@@ -84,6 +85,7 @@ for stack in $stacks; do
 	kv[$stack.sync]=$(sed -n 's/^KV sync_seconds=//p' "$run/result.txt")
 	read -r "kv[$stack.charged]" "kv[$stack.est]" < <(charged_vs_trace "$run")
 	kv[$stack.held]=$(sed -n 's/^STAT held //p' "$run/result.txt")
+	kv[$stack.absorbed]=$(sed -n 's/^STAT absorbed //p' "$run/result.txt")
 done
 
 row() { # LABEL KEY
@@ -113,6 +115,8 @@ row "backward writes inside an AU" backward_writes
 row "est. card MB/s, linear-only card" est_linear_mbps
 row "est. card MB/s, any order inside open AUs" est_any_mbps
 row "writes held by the window" held
+row "4 KiB blocks written more than once" rewritten_blocks
+row "buffer updates a write carried (absorbed)" absorbed
 if [ -n "$card" ]; then
 	row "guest seconds, dd + sync" guest_s
 	row "guest MB/s, dd + sync (the seed's number)" guest

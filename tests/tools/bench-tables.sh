@@ -113,10 +113,17 @@ headline=$(awk -F'\t' -v absorb="$absorption_since" "$med_awk"'
 		if (!nk) exit 1
 		print "| Linux | stack | elevator | runs | AU switches per AU written (1.00 = ideal) | est. MB/s, linear-only card | est. MB/s, any-order card |"
 		print "|---|---|---|---|---|---|---|"
+		# grouped by kernel, each in the order its rows came
 		for (i = 1; i <= nk; i++) {
-			k = order[i]
-			printf "| %s | %d | %s | %s | %s |\n", k, n[k],
-				med(sw[k], "%.2f"), med(li[k], "%.2f"), med(an[k], "%.2f")
+			split(order[i], kp, " [|] ")
+			if (kp[1] in done) continue
+			done[kp[1]]
+			for (j = i; j <= nk; j++) {
+				k = order[j]
+				if (index(k, kp[1] " | ") != 1) continue
+				printf "| %s | %d | %s | %s | %s |\n", k, n[k],
+					med(sw[k], "%.2f"), med(li[k], "%.2f"), med(an[k], "%.2f")
+			}
 		}
 		printf "\nRows up to %s; the card model: 2 open 4 MiB AUs, 12 MB/s sequential limit.\n", last
 	}' "$tsv") || die "no seed rows on the untimed card in $tsv"

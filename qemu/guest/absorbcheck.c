@@ -32,7 +32,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +43,15 @@
 
 #include "guest-result.h"
 
-typedef uint64_t u64;
-typedef uint32_t u32;
+/* The kernel's names, as in blkcheck.c. */
+typedef unsigned long long u64;
+typedef unsigned int u32;
 
 #define BLOCK		4096
 #define MAGIC		0x6273626173626b63ULL	/* one word of each block */
 #define MAX_WRITERS	16
 #define MAX_FILES	256	/* per writer, alive at once */
 #define MAX_FILE	(64 * 1024)	/* past ext2's 12 direct blocks */
-
 
 static void die(const char *what)
 {
@@ -123,7 +122,7 @@ static int raw(const char *dev, u64 sector, u32 blocks, u32 writers,
 
 	if (version == MAP_FAILED || !writers || writers > MAX_WRITERS ||
 	    blocks < writers)
-		die("raw: arguments");
+		die("bad arguments");
 	for (w = 0; w < writers; w++)
 		if (!fork())
 			raw_writer(dev, sector, blocks, writers, w, until,
@@ -152,7 +151,7 @@ static int rawcheck(const char *dev, u64 sector, const char *state,
 	FILE *f = fopen(state, "r");
 
 	if (fd < 0 || !f || !want || !got)
-		die("rawcheck: open");
+		die("cannot open the device or the state file");
 	while (fscanf(f, "%u %u", &block, &version) == 2) {
 		n++;
 		if (!version)
@@ -283,7 +282,7 @@ static int files(const char *dir, u32 writers, double seconds,
 	u32 w, nfiles = 0;
 
 	if (!writers || writers > MAX_WRITERS)
-		die("files: arguments");
+		die("bad arguments");
 	for (w = 0; w < writers; w++) {
 		snprintf(part, sizeof(part), "%s.%u", state, w);
 		if (!fork())
@@ -386,6 +385,15 @@ static int filescheck(const char *dir, const char *state, const char *name)
 	return 0;
 }
 
+static int print_usage(void)
+{
+	fputs("usage: absorbcheck raw DEV SECTOR BLOCKS WRITERS SECONDS STATE\n"
+	      "       absorbcheck rawcheck DEV SECTOR STATE NAME\n"
+	      "       absorbcheck files DIR WRITERS SECONDS STATE\n"
+	      "       absorbcheck filescheck DIR STATE NAME\n", stderr);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -402,9 +410,7 @@ int main(int argc, char **argv)
 		      argv[5]);
 	else if (!strcmp(cmd, "filescheck") && argc == 5)
 		filescheck(argv[2], argv[3], argv[4]);
-	else {
-		fprintf(stderr, "usage: see the top of qemu/guest/absorbcheck.c\n");
-		return 2;
-	}
+	else
+		return print_usage();
 	return failures ? 1 : 0;
 }

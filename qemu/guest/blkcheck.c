@@ -142,7 +142,6 @@ typedef unsigned int u32;
 static unsigned long long base_sector = 64 * 1024 * 2;
 #define BASE_SECTOR	base_sector
 
-
 static void *xalloc(size_t len)
 {
 	void *p;

@@ -3,7 +3,8 @@
  * KUnit tests for the reorder window policy engine: one case per rule
  * (hold, attach, bounds, deadline, idle, flush/FUA/sync, read, overlap,
  * drain, limits, backward hold, same-range rewrites chained in order, a
- * merging bio's sync rule, flush steps, the waiter probe, a 12 MiB AU).
+ * merging bio's sync rule, flush steps, the waiter probe, a 12 MiB AU,
+ * the expiry of background writes that sync writes pass).
  * The host suite in tests/window/ runs the same rules plus a randomised
  * model checker; this one proves the engine behaves the same built as
  * kernel code.
@@ -265,6 +266,22 @@ static void rwin_test_sync_releases(struct kunit *test)
 	/* ahead of the background writes it released */
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "4000+8");
 	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, 0), "8+8 9000+8");
+}
+
+/* Sync writes stop passing a background write once it has waited 5 s. */
+static void rwin_test_sync_passes_until_expiry(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	u64 expire = RWIN_WRITE_EXPIRE_NS;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 100000, 1024, 0, 0);
+	rwin_test_add(test, 8, 8, RWIN_F_SYNC, expire - 1);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, expire - 1), "8+8");
+	rwin_test_add(test, 16, 8, RWIN_F_SYNC, expire);
+	KUNIT_EXPECT_EQ(test, ctx->win.stats.sync_expired, 1ULL);
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, expire), "100000+1024");
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, expire), "16+8");
 }
 
 static void rwin_test_read_overlap(struct kunit *test)
@@ -579,6 +596,7 @@ static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_sync_release_off),
 	KUNIT_CASE(rwin_test_idle),
 	KUNIT_CASE(rwin_test_sync_releases),
+	KUNIT_CASE(rwin_test_sync_passes_until_expiry),
 	KUNIT_CASE(rwin_test_read_overlap),
 	KUNIT_CASE(rwin_test_overlap_order),
 	KUNIT_CASE(rwin_test_drain_limits),

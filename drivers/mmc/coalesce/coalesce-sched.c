@@ -641,10 +641,11 @@ static void coalesce_exit_sched(struct elevator_queue *e)
 {
 	struct coalesce_data *cd = e->elevator_data;
 
-	hrtimer_cancel(&cd->timer);
+	/* Unlinked first: the suspend notifier could re-arm the timer. */
 	mutex_lock(&coalesce_mutex);
 	list_del(&cd->node);
 	mutex_unlock(&coalesce_mutex);
+	hrtimer_cancel(&cd->timer);
 
 	WARN_ON_ONCE(cd->win.held_count || rwin_has_queued(&cd->win));
 	WARN_ON_ONCE(!list_empty(&cd->cmd.writes) ||

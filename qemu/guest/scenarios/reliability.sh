@@ -112,6 +112,10 @@ scenario_faults() {
 		seed=$((seed + 1))
 	done
 	marker 2
+	# absorbed updates, and those a failed write dirtied again
+	[ ! -r "$STATS_FILE" ] ||
+		kv "faults_absorbed=$(stat_now absorbed)" \
+			"faults_absorb_redirtied=$(stat_now absorb_redirtied)"
 	kernel_clean faults_kernel_log_clean
 }
 

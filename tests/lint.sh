@@ -184,6 +184,22 @@ for v in 6.1 6.12; do
 	done
 done
 
+# The patch files e500-build.md tells a board user to fetch (its Yocto
+# recipe's file:// lines and its tables) are files the series writes.
+named=$(grep -o '[0-9]\{4\}-[A-Za-z0-9._-]*\.patch' "$top/Documentation/e500-build.md" | sort -u)
+missing_patches=''
+for n in $named; do
+	[ -f "$series_dir/6.1/$n" ] || [ -f "$series_dir/6.1-stock-esdhc/$n" ] ||
+		missing_patches="$missing_patches $n"
+done
+if [ -z "$named" ]; then
+	ko series/e500_build_md_names "no patch file named in Documentation/e500-build.md"
+elif [ -n "$missing_patches" ]; then
+	ko series/e500_build_md_names "named in e500-build.md, not written by kernel-patch.sh:$missing_patches"
+else
+	ok series/e500_build_md_names
+fi
+
 # W=1 and sparse, against each kernel: 6.1 in the project tree (the
 # objects the other targets use), 6.12 from a copy of the sources
 # (out-of-tree objects live beside the sources).

@@ -22,7 +22,7 @@ COALESCE_TUNABLE(idle_ms, 200, 1, 1000,
 COALESCE_TUNABLE(meta_idle_ms, 1000, 1, 10000,
 		 "Release writes held under meta_hold_ms after this many ms without writes")
 COALESCE_TUNABLE(sync_grace_ms, 1000, 0, 10000,
-		 "Hold nothing for this many ms after a sync, FUA or flush write")
+		 "Hold nothing for this many ms after a sync or FUA write")
 COALESCE_TUNABLE(sync_release, 1, 0, 1,
 		 "A sync write releases every held write (1) or only those it overlaps (0)")
 COALESCE_TUNABLE(queue_writes, 8, 0, 1024,

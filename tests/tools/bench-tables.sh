@@ -178,12 +178,11 @@ gain=$(awk -F'\t' -v since="$scenarios_since" -v absorb="$absorption_since" "$me
 				split(k, p, "|")
 				# the workload seconds: rows since bench.sh kept them
 				nw = split(work[k], tmp, " ")
-				wcell = nw ? med(work[k], "%.1f", 1) : "-"
+				wcell = nw ? med(work[k], "%.1f") : "-"
 				if (nw && nw < n[k])
-					wcell = wcell sprintf(", %d runs", nw)
+					wcell = wcell sprintf(", %d run%s", nw, nw > 1 ? "s" : "")
 				printf "| %s | %s | %d | %s | %s | %s |\n", p[1], p[2], n[k],
-					med(whole[k], "%.1f", 1), wcell,
-					med(mbps[k], "%.2f", 1)
+					med(whole[k], "%.1f"), wcell, med(mbps[k], "%.2f")
 			}
 		}
 		print ""

@@ -252,8 +252,8 @@ static void rwin_queue_del(struct rwin_window *w, struct rwin_write *wr)
 /*
  * Has the first background write in line (queued, not held) waited this
  * long since it was queued? Then sync writes stop passing it, as
- * mq-deadline's write_expire ends its sort: writers that never pause must not stall writeback, and with it
- * sync(2) and dirty throttling.
+ * mq-deadline's write_expire ends its sort: writers that never pause must
+ * not stall writeback, and with it sync(2) and dirty throttling.
  */
 static bool rwin_background_expired(const struct rwin_window *w, u64 now)
 {

@@ -445,6 +445,34 @@ static void test_flush_step_overlap(void)
 }
 
 /*
+ * While the step (0+256, arriving at 2 ms) waits, only writes older than
+ * it go, one a command: a newer sync write put in front (0+64) and a
+ * newer held write that would join the older data (192+8) both land under
+ * the step, so they must follow it.
+ */
+static void test_flush_step_older_only(void)
+{
+	struct rwin_cmd cmd;
+
+	setup();
+	start();
+	CHECK(!add(64, 128, 0, MS(1)));
+	rwin_flush(&win, 0, MS(2));
+	CHECK(!add(0, 64, RWIN_F_SYNC, MS(3)));
+	CHECK(add(192, 8, 0, MS(3)));
+	CHECK(rwin_pop_older(&win, &cmd, MS(2)));
+	render(&cmd);
+	CHECK_STR(rendered, "64+128");
+	CHECK(cmd.nr_writes == 1);
+	rwin_complete(&win, cmd.nr_writes, MS(4));
+	CHECK(!rwin_pop_older(&win, &cmd, MS(2)));
+	CHECK(!rwin_overlaps_queued(&win, 0, 256, MS(2)));
+	/* the step has gone: the newer ones follow */
+	CHECK_STR(pop(MS(5)), "0+64");
+	CHECK(win.held_count == 1);
+}
+
+/*
  * A bio that merges into a request the window knows never goes through
  * rwin_add_write(): rwin_note_write() applies its flags' rules, which an
  * fsync's data write needs (the inode-table block it waits for next must
@@ -1280,6 +1308,7 @@ static const struct harness_case unit_cases[] = {
 	{ "idle_arrival", test_idle_arrival },
 	{ "flush", test_flush },
 	{ "flush_step_overlap", test_flush_step_overlap },
+	{ "flush_step_older_only", test_flush_step_older_only },
 	{ "note_write", test_note_write },
 	{ "read_releases_to_front", test_read_releases_to_front },
 	{ "nodata", test_nodata },

@@ -236,13 +236,17 @@ static void coalesce_unlink(struct coalesce_data *cd, struct request *rq)
 		cd->q->last_merge = NULL;
 }
 
-static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now)
+/* The next write; only one older than @before while a flush step waits. */
+static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now,
+					   u64 before)
 {
 	struct rwin_write *wr;
 	struct request *rq;
 
 	if (list_empty(&cd->cmd.writes)) {
-		if (!rwin_pop(&cd->win, &cd->cmd, now))
+		if (before == RWIN_NO_DEADLINE ?
+		    !rwin_pop(&cd->win, &cd->cmd, now) :
+		    !rwin_pop_older(&cd->win, &cd->cmd, before))
 			return NULL;
 		/* The command is fixed now: nothing may merge into it. */
 		list_for_each_entry(wr, &cd->cmd.writes, link)
@@ -270,10 +274,13 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 
 	rq = list_first_entry_or_null(&cd->front, struct request, queuelist);
 	if (rq) {
-		/* A flush step goes after the writes it overlaps. */
+		/*
+		 * A flush step goes after the older writes it overlaps, and
+		 * before every newer one: nothing newer may land under it first.
+		 */
 		if (rq->elv.priv[1] == COALESCE_WAITS &&
 		    coalesce_must_wait(cd, rq))
-			return coalesce_next_write(cd, now);
+			return coalesce_next_write(cd, now, rq->fifo_time);
 		rq_fifo_clear(rq);
 		return rq;
 	}
@@ -289,7 +296,7 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 		cd->reads_in_a_row++;
 	} else {
 		cd->reads_in_a_row = 0;
-		return coalesce_next_write(cd, now);
+		return coalesce_next_write(cd, now, RWIN_NO_DEADLINE);
 	}
 	rq_fifo_clear(rq);
 	coalesce_unlink(cd, rq);
@@ -408,6 +415,21 @@ static int coalesce_request_merge(struct request_queue *q,
 	return ELEVATOR_NO_MERGE;
 }
 
+/* Does a flush step waiting at the front overlap [start, end)? */
+static bool coalesce_step_overlaps(struct coalesce_data *cd, sector_t start,
+				   sector_t end)
+{
+	struct request *rq;
+
+	lockdep_assert_held(&cd->lock);
+	list_for_each_entry(rq, &cd->front, queuelist)
+		if (rq->elv.priv[1] == COALESCE_WAITS &&
+		    blk_rq_pos(rq) < end && start < blk_rq_pos(rq) +
+		    blk_rq_sectors(rq))
+			return true;
+	return false;
+}
+
 static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 				 struct bio *bio)
 {
@@ -426,6 +448,10 @@ static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 	else if (bio_end_sector(bio) == start)
 		start = bio->bi_iter.bi_sector;
 	else
+		return false;
+	/* Under a waiting flush step, the bio would go out before it. */
+	if (coalesce_step_overlaps(cd, bio->bi_iter.bi_sector,
+				   bio_end_sector(bio)))
 		return false;
 	return rwin_may_grow(&cd->win, wr, start, end - start);
 }

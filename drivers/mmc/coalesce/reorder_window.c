@@ -735,15 +735,26 @@ static struct rwin_write *rwin_pick_data(struct rwin_window *w,
 	return ahead[pick];
 }
 
+static void rwin_cmd_init(struct rwin_cmd *cmd)
+{
+	INIT_LIST_HEAD(&cmd->writes);
+	cmd->nr_writes = 0;
+	cmd->nr_runs = 0;
+}
+
+static void rwin_cmd_out(struct rwin_window *w, struct rwin_cmd *cmd)
+{
+	w->inflight += cmd->nr_writes;
+	atomic_add(cmd->nr_writes, &w->out);
+	w->stats.commands++;
+}
+
 bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 {
 	struct rwin_write *head, *next;
 	u32 batch;
 
-	INIT_LIST_HEAD(&cmd->writes);
-	cmd->nr_writes = 0;
-	cmd->nr_runs = 0;
-
+	rwin_cmd_init(cmd);
 	rwin_expire(w, now);
 	if (list_empty(&w->queue))
 		return false;
@@ -768,12 +779,34 @@ bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now)
 		}
 	}
 
-	w->inflight += cmd->nr_writes;
-	atomic_add(cmd->nr_writes, &w->out);
-	w->stats.commands++;
+	rwin_cmd_out(w, cmd);
 	return true;
 }
 EXPORT_SYMBOL_NS_GPL(rwin_pop, COALESCE_IOSCHED);
+
+/*
+ * The queue's first write that arrived before @before, alone. Queue order
+ * keeps overlapping writes in arrival order; what rwin_pop() would add
+ * (a lower write sorted ahead, a sync write put in front, held writes
+ * joining data) may be newer than @before. No rwin_expire(): what it
+ * releases is newer.
+ */
+bool rwin_pop_older(struct rwin_window *w, struct rwin_cmd *cmd, u64 before)
+{
+	struct rwin_write *q;
+
+	rwin_cmd_init(cmd);
+	list_for_each_entry(q, &w->queue, link) {
+		if (q->arrival_ns >= before)
+			continue;
+		rwin_queue_del(w, q);
+		rwin_cmd_append(cmd, q);
+		rwin_cmd_out(w, cmd);
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_NS_GPL(rwin_pop_older, COALESCE_IOSCHED);
 
 void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now)
 {

@@ -161,6 +161,8 @@ void rwin_drain(struct rwin_window *w, u64 now);
 void rwin_expire(struct rwin_window *w, u64 now);
 u64 rwin_next_deadline(const struct rwin_window *w);
 bool rwin_pop(struct rwin_window *w, struct rwin_cmd *cmd, u64 now);
+/* While a flush step waits: a queued write older than it, alone. */
+bool rwin_pop_older(struct rwin_window *w, struct rwin_cmd *cmd, u64 before);
 void rwin_complete(struct rwin_window *w, u32 nr_writes, u64 now);
 
 /*

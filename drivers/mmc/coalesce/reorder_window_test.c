@@ -516,6 +516,33 @@ static void rwin_test_flush_step(struct kunit *test)
 }
 
 /*
+ * While a step (0+256 at 2 ms) waits, only the older write goes, alone:
+ * the newer sync write put in front and the newer held write that would
+ * join the older data both lie under the step.
+ */
+static void rwin_test_flush_step_older(struct kunit *test)
+{
+	struct rwin_test_ctx *ctx = test->priv;
+	struct rwin_cmd cmd;
+	struct rwin_write *wr;
+
+	rwin_test_start(test);
+	rwin_test_add(test, 64, 128, 0, RWIN_TEST_MS(1));
+	rwin_flush(&ctx->win, 0, RWIN_TEST_MS(2));
+	rwin_test_add(test, 0, 64, RWIN_F_SYNC, RWIN_TEST_MS(3));
+	KUNIT_EXPECT_TRUE(test, rwin_test_add(test, 192, 8, 0, RWIN_TEST_MS(3)));
+	KUNIT_ASSERT_TRUE(test, rwin_pop_older(&ctx->win, &cmd,
+					       RWIN_TEST_MS(2)));
+	KUNIT_ASSERT_EQ(test, cmd.nr_writes, 1U);
+	wr = list_first_entry(&cmd.writes, struct rwin_write, link);
+	KUNIT_EXPECT_EQ(test, wr->start, (sector_t)64);
+	rwin_complete(&ctx->win, cmd.nr_writes, RWIN_TEST_MS(4));
+	KUNIT_EXPECT_FALSE(test, rwin_pop_older(&ctx->win, &cmd,
+						RWIN_TEST_MS(2)));
+	KUNIT_EXPECT_STREQ(test, rwin_test_pop(test, RWIN_TEST_MS(5)), "0+64");
+}
+
+/*
  * A completion without the lock, between the caller's fold and its hold:
  * rwin_arm() still sees it and arms for the idle time.
  */
@@ -583,6 +610,7 @@ static void rwin_test_au_12mib(struct kunit *test)
 static struct kunit_case rwin_test_cases[] = {
 	KUNIT_CASE(rwin_test_note_write),
 	KUNIT_CASE(rwin_test_flush_step),
+	KUNIT_CASE(rwin_test_flush_step_older),
 	KUNIT_CASE(rwin_test_complete_nolock),
 	KUNIT_CASE(rwin_test_waiter),
 	KUNIT_CASE(rwin_test_au_12mib),

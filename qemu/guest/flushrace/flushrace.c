@@ -21,6 +21,11 @@
  * Then 4 KiB at @sector are read back: B is the newest write there, and
  * its data must be what the read returns.
  *
+ * With @b_sync, A is 64 KiB, W0 32 KiB under A's second half and B a
+ * 4 KiB sync write under A's first 4 KiB: B overlaps nothing queued, so
+ * a scheduler that sorts sync writes ahead would send it before W0 and
+ * A, and A's older data would land over it.
+ *
  * Loading runs the test once and puts the verdict in the parameter
  * @result: 0 on B's data; -EIO on other data, an error or A's step sent
  * before W0; -EAGAIN when B missed the step's wait (the test did not
@@ -61,6 +66,10 @@ MODULE_PARM_DESC(sector, "Where W0, A and B write, in 512-byte sectors");
 static unsigned int backlog = 4;
 module_param(backlog, uint, 0444);
 MODULE_PARM_DESC(backlog, "Background writes sent before W0 (3 to 8)");
+
+static bool b_sync;
+module_param(b_sync, bool, 0444);
+MODULE_PARM_DESC(b_sync, "B is a 4 KiB sync write beside W0, under A (64 KiB)");
 
 static int result = -ENODATA;
 module_param(result, int, 0444);
@@ -330,7 +339,7 @@ static int __init flushrace_init(void)
 	int ret;
 
 	if (!dev || backlog < 3 || backlog > FR_MAX_BACKLOG) {
-		pr_err("usage: insmod flushrace.ko dev=PATH [sector=N] [backlog=3..%u]\n",
+		pr_err("usage: insmod flushrace.ko dev=PATH [sector=N] [backlog=3..%u] [b_sync=1]\n",
 		       FR_MAX_BACKLOG);
 		return -EINVAL;
 	}
@@ -360,12 +369,25 @@ static int __init flushrace_init(void)
 		goto close;
 	}
 
-	ret = fr_prepare(&run->io[FR_W0], run, "W0", sector, SZ_64K,
-			 REQ_OP_WRITE, 0x5730);
-	ret = ret ?: fr_prepare(&run->io[FR_A], run, "A", sector, SZ_4K,
-				REQ_OP_WRITE | REQ_PREFLUSH, 0x4100);
-	ret = ret ?: fr_prepare(&run->io[FR_B], run, "B", sector, SZ_64K,
-				REQ_OP_WRITE, 0x4200);
+	if (b_sync) {
+		ret = fr_prepare(&run->io[FR_W0], run, "W0",
+				 sector + (SZ_32K >> SECTOR_SHIFT), SZ_32K,
+				 REQ_OP_WRITE, 0x5730);
+		ret = ret ?: fr_prepare(&run->io[FR_A], run, "A", sector,
+					SZ_64K, REQ_OP_WRITE | REQ_PREFLUSH,
+					0x4100);
+		ret = ret ?: fr_prepare(&run->io[FR_B], run, "B", sector,
+					SZ_4K, REQ_OP_WRITE | REQ_SYNC,
+					0x4200);
+	} else {
+		ret = fr_prepare(&run->io[FR_W0], run, "W0", sector, SZ_64K,
+				 REQ_OP_WRITE, 0x5730);
+		ret = ret ?: fr_prepare(&run->io[FR_A], run, "A", sector,
+					SZ_4K, REQ_OP_WRITE | REQ_PREFLUSH,
+					0x4100);
+		ret = ret ?: fr_prepare(&run->io[FR_B], run, "B", sector,
+					SZ_64K, REQ_OP_WRITE, 0x4200);
+	}
 	for (i = 0; !ret && i < backlog; i++) {
 		snprintf(name, sizeof(name), "bg%u", i + 1);
 		ret = fr_prepare(&run->io[FR_BG + i], run, name,

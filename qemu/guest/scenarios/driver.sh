@@ -224,6 +224,7 @@ contract_checks() {
 	zoned_refused
 	fua_race
 	flush_race
+	flush_race sync
 }
 
 # kernel_at_least MAJOR MINOR: the running kernel is that or newer
@@ -288,8 +289,14 @@ fua_race() {
 # the race was missed). null_blk as fua_race's, a command every 300 ms;
 # 32 scheduler tags, so that the background writes are not throttled at
 # submission. The step must have been seen: flush_steps grows by one.
+# "sync": the newer write is a small sync write beside the older one and
+# under the step, which a sort of sync writes ahead would send first.
 flush_race() {
-	t=flush_step_then_newer_write_last_wins
+	t=flush_step_then_newer_write_last_wins k=flush_race args=
+	if [ "${1:-}" = sync ]; then
+		t=flush_step_then_newer_sync_write_last_wins
+		k=flush_race_sync args=b_sync=1
+	fi
 	frko=$OURS/flushrace.ko
 	if ! kernel_at_least 6 5; then
 		skip $t "before 6.5 the data step of a flush sequence goes past the scheduler"
@@ -318,16 +325,19 @@ flush_race() {
 		return
 	fi
 	res=none
-	if insmod "$frko" dev=/dev/nullb0 2>/tmp/flushrace.err; then
+	seen=$(dmesg | wc -l)
+	# shellcheck disable=SC2086 # $args: none or one word
+	if insmod "$frko" dev=/dev/nullb0 $args 2>/tmp/flushrace.err; then
 		res=$(cat /sys/module/flushrace/parameters/result)
 		rmmod flushrace
 	fi
 	f1=$(stat_get flush_steps $st)
 	# the module's times and findings, into the document
-	diag "$(dmesg | sed -n 's/^\[[^]]*\] //; /^flushrace: /p')"
-	why=$(dmesg | sed -n 's/^\[[^]]*\] flushrace: //p' | tail -n 1)
+	# this run's lines only
+	diag "$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] //; /^flushrace: /p')"
+	why=$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] flushrace: //p' | tail -n 1)
 	rmmod null_blk
-	kv "flush_race_result=$res flush_race_steps=$((${f1:-0} - f0))"
+	kv "${k}_result=$res ${k}_steps=$((${f1:-0} - f0))"
 	if [ "$res" = none ]; then
 		fail $t "$(cat /tmp/flushrace.err): $why"
 	elif [ "$res" != 0 ]; then

@@ -658,10 +658,10 @@ static bool probe_counted(const struct rwin_write *wr)
 }
 
 /*
- * The probe runs with the caller's lock taken: one ask looks at no more
- * than RWIN_PROBE_WRITES held writes, and the next ask goes on from
- * there, so a sleeper on the last of 40 held writes is found by the
- * third ask.
+ * The probe runs with the caller's lock taken: one ask looks at held
+ * writes of no more than RWIN_PROBE_SECTORS (one write at least), and the
+ * next ask goes on from there, so a sleeper on the last of 40 held 4 KiB
+ * writes is found by the third ask, and one large write is asked alone.
  */
 static void test_probe_bounded(void)
 {
@@ -678,15 +678,26 @@ static void test_probe_bounded(void)
 	waited_write = &pool[39];
 	probe_calls = 0;
 	rwin_expire(&win, MS(10));
-	CHECK(probe_calls == RWIN_PROBE_WRITES);
+	CHECK(probe_calls == RWIN_PROBE_SECTORS / 8);
 	CHECK(win.held_count == 40);
 	rwin_expire(&win, MS(20));
-	CHECK(probe_calls == 2 * RWIN_PROBE_WRITES);
+	CHECK(probe_calls == 2 * RWIN_PROBE_SECTORS / 8);
 	CHECK(win.held_count == 40);
 	rwin_expire(&win, MS(30));
 	CHECK(probe_calls == 40);
 	CHECK(win.held_count == 0);
 	CHECK(win.stats.released[RWIN_REL_WAITER] == 40);
+
+	/* 512 KiB backward writes: one an ask */
+	CHECK(!add(300000, 1024, 0, MS(40)));
+	CHECK(add(298000, 1024, 0, MS(40)));
+	CHECK(add(296000, 1024, 0, MS(40)));
+	waited_write = NULL;
+	probe_calls = 0;
+	rwin_expire(&win, MS(60));
+	CHECK(probe_calls == 1);
+	rwin_expire(&win, MS(70));
+	CHECK(probe_calls == 2);
 }
 
 static void test_urgent_writes(void)

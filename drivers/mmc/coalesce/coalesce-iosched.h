@@ -53,6 +53,7 @@ struct coalesce_data {
 	u32 au_sectors_queue;		/* from discard_granularity, or 0 */
 	u32 held_cap;			/* window_reqs after the tag budget */
 	u32 async_depth;		/* tags async writes may use */
+	u32 tag_depth, tag_shift;	/* the scheduler tags' sbitmap */
 
 	/* Counters of the mechanism (the engine keeps its own). */
 	u64 dispatched_writes, dispatched_reads, requeued;

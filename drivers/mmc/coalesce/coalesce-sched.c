@@ -229,6 +229,21 @@ static bool coalesce_must_wait(struct coalesce_data *cd, struct request *rd)
 	return false;
 }
 
+/* Does a flush step waiting at the front overlap [start, end)? */
+static bool coalesce_step_overlaps(struct coalesce_data *cd, sector_t start,
+				   sector_t end)
+{
+	struct request *rq;
+
+	lockdep_assert_held(&cd->lock);
+	list_for_each_entry(rq, &cd->front, queuelist)
+		if (rq->elv.priv[1] == COALESCE_WAITS &&
+		    blk_rq_pos(rq) < end && start < blk_rq_pos(rq) +
+		    blk_rq_sectors(rq))
+			return true;
+	return false;
+}
+
 static void coalesce_unlink(struct coalesce_data *cd, struct request *rq)
 {
 	elv_rqhash_del(cd->q, rq);
@@ -264,6 +279,7 @@ static struct request *coalesce_next_write(struct coalesce_data *cd, u64 now,
 
 static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 {
+	u64 before = RWIN_NO_DEADLINE;
 	struct request *rq;
 
 	if (cd->win.held_count && coalesce_freezing(cd)) {
@@ -276,13 +292,15 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 	if (rq) {
 		/*
 		 * A flush step goes after the older writes it overlaps, and
-		 * before every newer one: nothing newer may land under it first.
+		 * before every newer one: nothing newer may land under it
+		 * first. Reads beside it need not wait.
 		 */
-		if (rq->elv.priv[1] == COALESCE_WAITS &&
-		    coalesce_must_wait(cd, rq))
-			return coalesce_next_write(cd, now, rq->fifo_time);
-		rq_fifo_clear(rq);
-		return rq;
+		if (rq->elv.priv[1] != COALESCE_WAITS ||
+		    !coalesce_must_wait(cd, rq)) {
+			rq_fifo_clear(rq);
+			return rq;
+		}
+		before = rq->fifo_time;
 	}
 
 	rq = list_first_entry_or_null(&cd->reads, struct request, queuelist);
@@ -292,11 +310,13 @@ static struct request *coalesce_next(struct coalesce_data *cd, u64 now)
 			return NULL;
 		}
 	} else if (rq && cd->reads_in_a_row < COALESCE_READS_PER_WRITE &&
-		   !coalesce_must_wait(cd, rq)) {
+		   !coalesce_must_wait(cd, rq) &&
+		   !coalesce_step_overlaps(cd, blk_rq_pos(rq),
+					   blk_rq_pos(rq) + blk_rq_sectors(rq))) {
 		cd->reads_in_a_row++;
 	} else {
 		cd->reads_in_a_row = 0;
-		return coalesce_next_write(cd, now, RWIN_NO_DEADLINE);
+		return coalesce_next_write(cd, now, before);
 	}
 	rq_fifo_clear(rq);
 	coalesce_unlink(cd, rq);
@@ -415,21 +435,6 @@ static int coalesce_request_merge(struct request_queue *q,
 	return ELEVATOR_NO_MERGE;
 }
 
-/* Does a flush step waiting at the front overlap [start, end)? */
-static bool coalesce_step_overlaps(struct coalesce_data *cd, sector_t start,
-				   sector_t end)
-{
-	struct request *rq;
-
-	lockdep_assert_held(&cd->lock);
-	list_for_each_entry(rq, &cd->front, queuelist)
-		if (rq->elv.priv[1] == COALESCE_WAITS &&
-		    blk_rq_pos(rq) < end && start < blk_rq_pos(rq) +
-		    blk_rq_sectors(rq))
-			return true;
-	return false;
-}
-
 static bool coalesce_allow_merge(struct request_queue *q, struct request *rq,
 				 struct bio *bio)
 {
@@ -546,13 +551,12 @@ static int __init coalesce_probe_shallow(void)
 static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct coalesce_data *cd = data->q->elevator->elevator_data;
-	struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
 	unsigned int depth = READ_ONCE(cd->async_depth);
 	unsigned int queued = READ_ONCE(cd->tun[COALESCE_T_queue_writes]);
-	u32 small = READ_ONCE(cd->win.p.small_sectors);
+	u32 small = READ_ONCE(cd->tun[COALESCE_T_small_kb]) * 2;
+	unsigned int nr = max(1U, READ_ONCE(cd->tag_depth));
 	struct blk_plug *plug = current->plug;
 	struct request *rq;
-	unsigned int nr;
 
 	if (op_is_sync(opf))
 		return;
@@ -569,9 +573,8 @@ static void coalesce_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	if (queued)
 		depth = min(depth, READ_ONCE(cd->win.held_count) + queued);
 	/* @depth tags, as the shallow depth this sbitmap counts */
-	nr = coalesce_sched_depth(data->hctx);
 	data->shallow_depth = coalesce_shallow_per_word ?
-		max(1U, ((depth << bt->sb.shift) + nr - 1) / nr) :
+		max(1U, ((depth << READ_ONCE(cd->tag_shift)) + nr - 1) / nr) :
 		clamp(depth, 1U, nr);
 }
 
@@ -585,6 +588,9 @@ static void coalesce_depth_updated(struct blk_mq_hw_ctx *hctx)
 		pr_warn_ratelimited(COALESCE_NAME ": reserve of %d writes kept, %d refused (no memory)\n",
 				    cd->pool->min_nr, want);
 	WRITE_ONCE(cd->async_depth, max(1U, coalesce_sched_depth(hctx) * 3 / 4));
+	/* limit_depth's: data->hctx is not set there on every kernel */
+	WRITE_ONCE(cd->tag_depth, coalesce_sched_depth(hctx));
+	WRITE_ONCE(cd->tag_shift, hctx->sched_tags->bitmap_tags.sb.shift);
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 	coalesce_apply_tunables(cd);
 }

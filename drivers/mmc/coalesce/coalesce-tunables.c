@@ -68,6 +68,26 @@ void coalesce_params_to_engine(struct coalesce_data *cd, struct rwin_params *p)
 	p->sync_release = tun[COALESCE_T_sync_release];
 }
 
+/*
+ * Pairs the engine resolves by the larger value are taken as written, but
+ * said: they would otherwise do nothing silently.
+ */
+static void coalesce_say_overridden(const char *who, enum coalesce_tunable t,
+				    const u32 *tun)
+{
+	u32 hold = tun[COALESCE_T_hold_ms], meta_hold = tun[COALESCE_T_meta_hold_ms];
+	u32 idle = tun[COALESCE_T_idle_ms], meta_idle = tun[COALESCE_T_meta_idle_ms];
+
+	if ((t == COALESCE_T_hold_ms || t == COALESCE_T_meta_hold_ms) &&
+	    meta_hold && meta_hold <= hold)
+		pr_info(COALESCE_NAME ": %s: meta_hold_ms %u is not above hold_ms %u: every write is held at most hold_ms (as meta_hold_ms 0)\n",
+			who, meta_hold, hold);
+	if ((t == COALESCE_T_idle_ms || t == COALESCE_T_meta_idle_ms) &&
+	    meta_idle < idle)
+		pr_info(COALESCE_NAME ": %s: meta_idle_ms %u is below idle_ms %u: idle_ms applies to both\n",
+			who, meta_idle, idle);
+}
+
 /* Release what is held under the old rules, switch, run the queue. */
 void coalesce_apply_tunables(struct coalesce_data *cd)
 {
@@ -91,8 +111,9 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 	const struct coalesce_tunable_desc *desc =
 		container_of(kp->arg, struct coalesce_tunable_desc, def);
 	enum coalesce_tunable t = desc - coalesce_tunables;
+	u32 v, def[COALESCE_T_NR];
 	struct coalesce_data *cd;
-	u32 v;
+	int i;
 
 	if (coalesce_parse(t, val, &v)) {
 		/* the value as written, without the newline echo adds */
@@ -111,6 +132,9 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 		WRITE_ONCE(cd->tun[t], v);
 		coalesce_apply_tunables(cd);
 	}
+	for (i = 0; i < COALESCE_T_NR; i++)
+		def[i] = coalesce_tunables[i].def;
+	coalesce_say_overridden("default", t, def);
 	mutex_unlock(&coalesce_mutex);
 	return 0;
 }
@@ -147,6 +171,8 @@ static ssize_t coalesce_attr_store(struct elevator_queue *e, const char *page,
 	}
 	WRITE_ONCE(cd->tun[t], v);
 	coalesce_apply_tunables(cd);
+	coalesce_say_overridden(cd->q->disk ? cd->q->disk->disk_name : "queue",
+				t, cd->tun);
 	mutex_unlock(&coalesce_mutex);
 	return count;
 }

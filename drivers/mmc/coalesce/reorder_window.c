@@ -197,7 +197,8 @@ static void rwin_hold(struct rwin_window *w, struct rwin_write *wr,
 						 &w->held_fifo);
 	wr->state = RWIN_ST_HELD;
 	w->stats.holds_long += wr->long_hold;
-	w->held_count++;
+	/* read without the lock (rwin_complete_nolock(), the scheduler) */
+	WRITE_ONCE(w->held_count, w->held_count + 1);
 	w->held_bytes += rwin_bytes(wr);
 	w->stats.holds++;
 	w->stats.max_held = max(w->stats.max_held, w->held_count);
@@ -220,7 +221,7 @@ static void rwin_held_remove(struct rwin_window *w, struct rwin_write *wr,
 	}
 	list_del_init(&wr->chain);
 	list_del(&wr->link);
-	w->held_count--;
+	WRITE_ONCE(w->held_count, w->held_count - 1);
 	w->held_bytes -= rwin_bytes(wr);
 	wr->released_ns = now;
 	wr->reason = reason;
@@ -424,28 +425,30 @@ static u64 rwin_probe_due(const struct rwin_window *w)
 /*
  * Nobody sleeps on a held write longer than a short idle spell: a writer
  * that locks its buffers (FAT, ext2's fsync, jbd2) sends nothing to tell
- * us. The probe runs under the lock (from a soft hrtimer in the scheduler),
- * so each run asks about at most RWIN_PROBE_WRITES held writes, resuming
- * by sector where the last one stopped.
+ * us. The probe runs under the lock (from a soft hrtimer in the scheduler)
+ * and walks each write's pages: each run asks about held writes of at most
+ * RWIN_PROBE_SECTORS in all (one at least), resuming by sector where the
+ * last one stopped.
  */
 static void rwin_release_waited(struct rwin_window *w, u64 now)
 {
+	u32 budget = RWIN_PROBE_SECTORS;
 	struct rwin_write *h, *c, *next;
-	u32 asked = 0;
 	bool waited;
 
 	if (!w->waited || !w->held_count || rwin_probe_due(w) > now)
 		return;
 	w->probed_ns = now;
 	h = rwin_held_from(w, w->probe_next) ?: rwin_held_from(w, 0);
-	for (; h && asked < RWIN_PROBE_WRITES; h = next) {
+	for (; h && budget; h = next) {
 		sector_t start = h->start;
 
 		c = h;
 		do {	/* the head, then its rewrites */
 			waited = w->waited(c);
+			budget -= min(budget, max(c->sectors, 1U));
 			c = list_next_entry(c, chain);
-		} while (++asked < RWIN_PROBE_WRITES && !waited && c != h);
+		} while (budget && !waited && c != h);
 		next = rwin_held_entry(rb_next(&h->node));
 		if (waited) {
 			rwin_release_au(w, start, RWIN_REL_WAITER, now);

@@ -33,9 +33,9 @@
 #define RWIN_NO_DEADLINE	((u64)~0ULL)
 /* A background write queued this long is passed by no more sync writes. */
 #define RWIN_WRITE_EXPIRE_NS	(5000ULL * 1000 * 1000)
-/* How often the waiter probe is asked, and about how many writes. */
+/* How often the waiter probe is asked, and about how many sectors. */
 #define RWIN_PROBE_NS		(10ULL * 1000 * 1000)
-#define RWIN_PROBE_WRITES	16
+#define RWIN_PROBE_SECTORS	128
 
 /* rwin_write.state; 0 until the engine has seen it. */
 enum rwin_state {

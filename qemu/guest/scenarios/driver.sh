@@ -129,6 +129,22 @@ params_checks() {
 		fi
 	done
 	echo default >"$DISKP/au_kb"
+	# a pair the engine resolves by the larger value is said, not silent
+	disk=${DISKP#/sys/block/} disk=${disk%%/*}
+	echo 5000 >"$DISKP/hold_ms"
+	echo 3000 >"$DISKP/meta_hold_ms"
+	echo 50 >"$DISKP/meta_idle_ms"
+	for said in "meta_hold_ms 3000 is not above hold_ms 5000" \
+		"meta_idle_ms 50 is below idle_ms"; do
+		if dmesg | grep -q "coalesce: $disk: $said"; then
+			pass "said_${said%% *}_overridden"
+		else
+			fail "said_${said%% *}_overridden" "no 'coalesce: $disk: $said' in the kernel log"
+		fi
+	done
+	for name in hold_ms meta_hold_ms meta_idle_ms; do
+		echo default >"$DISKP/$name"
+	done
 	echo 1000 >"$PARAMS/hold_ms"
 }
 

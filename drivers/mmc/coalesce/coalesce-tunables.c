@@ -127,7 +127,8 @@ static int coalesce_param_set(const char *val, const struct kernel_param *kp)
 	mutex_lock(&coalesce_mutex);
 	WRITE_ONCE(coalesce_tunables[t].def, v);
 	list_for_each_entry(cd, &coalesce_instances, node) {
-		if (test_bit(t, &cd->overridden))
+		/* an unchanged value releases nothing */
+		if (test_bit(t, &cd->overridden) || cd->tun[t] == v)
 			continue;
 		WRITE_ONCE(cd->tun[t], v);
 		coalesce_apply_tunables(cd);
@@ -169,8 +170,10 @@ static ssize_t coalesce_attr_store(struct elevator_queue *e, const char *page,
 	} else {
 		set_bit(t, &cd->overridden);
 	}
-	WRITE_ONCE(cd->tun[t], v);
-	coalesce_apply_tunables(cd);
+	if (cd->tun[t] != v) {
+		WRITE_ONCE(cd->tun[t], v);
+		coalesce_apply_tunables(cd);
+	}
 	coalesce_say_overridden(cd->q->disk ? cd->q->disk->disk_name : "queue",
 				t, cd->tun);
 	mutex_unlock(&coalesce_mutex);

@@ -920,10 +920,9 @@ void rwin_grow(struct rwin_window *w, struct rwin_write *wr, sector_t start,
 
 	/* A merge is the submitter still writing: not idle. */
 	w->last_arrival_ns = max(w->last_arrival_ns, now);
+	/* rwin_may_grow() said yes under the same lock */
 	if (held) {
-		if (!rwin_range_taken(w, start, end, wr) &&
-		    rwin_mergeable(wr) &&
-		    rwin_still_holdable(w, wr, start, sectors, flags)) {
+		if (rwin_still_holdable(w, wr, start, sectors, flags)) {
 			w->held_bytes += ((u64)sectors << 9) - rwin_bytes(wr);
 			w->stats.max_held_bytes = max(w->stats.max_held_bytes,
 						      w->held_bytes);

@@ -23,7 +23,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel kernel-6.12 guest guest-modules modules kernel-patch unit lint removal-test qemu-test e500-test debug-test crash-test soak bench bench-timed trixie-root demo check install uninstall install-test dkms clean distclean
+.PHONY: all help deps kernel kernel-6.12 guest guest-modules modules kernel-patch unit lint removal-test qemu-test e500-test debug-test kcsan-test crash-test soak bench bench-timed trixie-root demo check install uninstall install-test dkms clean distclean
 
 all: modules
 
@@ -41,6 +41,7 @@ help:
 	@echo "make crash-test    kill QEMU mid-write, reboot, check nothing fsynced was lost (usually $$($(D) crash-test))"
 	@echo "make soak          the same, 100 kill points per stack setting (usually $$($(D) soak))"
 	@echo "make debug-test    our stack on a KASAN/lockdep/kmemleak guest kernel (usually $$($(D) debug-test) once built)"
+	@echo "make kcsan-test    the driver and seed scenarios on a 6.12 guest kernel with the data race detector (a cold kernel build of its own, then about 15 minutes)"
 	@echo "make bench         card-level benchmark, every scenario and elevator (usually $$($(D) bench))"
 	@echo "make bench-timed   the bench on a timed card: guest MB/s, sync, fsync latency (usually $$($(D) bench-timed))"
 	@echo "make modules       the drivers out of tree against the running kernel's headers (or KDIR=...); installs and boots nothing"
@@ -77,6 +78,9 @@ guest-modules: kernel
 	@mkdir -p $(BUILD)/modules-x86_64
 	@$(MAKE) -s -C $(GUEST_KDIR) M=$(TOP) modules
 	@find $(TOP)/drivers -name '*.ko' -exec cp {} $(BUILD)/modules-x86_64/ \;
+	@# the guest test module both kernels take (flushrace needs 6.5+)
+	@$(MAKE) -s -C $(GUEST_KDIR) M=$(TOP)/qemu/guest/syncstarve W=1 modules
+	@cp $(TOP)/qemu/guest/syncstarve/syncstarve.ko $(BUILD)/modules-x86_64/
 
 # The series in build/kernel-patch/6.1/ and 6.12/, made from the
 # project's files, checked (applies with git apply, patch -p1 and git am;
@@ -113,6 +117,9 @@ e500-test: deps $(CARDTRACE)
 
 debug-test: deps $(CARDTRACE)
 	@tests/check.sh debug
+
+kcsan-test: deps
+	@tests/kcsan-tests.sh
 
 lint: kernel kernel-6.12
 	@tests/check.sh lint

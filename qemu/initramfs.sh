@@ -11,10 +11,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # FLAVOR=debug: the debug guest kernel and modules built against it;
-# FLAVOR=6.12: the 6.12 guest kernel (build/linux-6.12) and its modules.
+# FLAVOR=6.12: the 6.12 guest kernel (build/linux-6.12) and its modules;
+# FLAVOR=6.12-kcsan: the same with the data race detector.
 suffix=${FLAVOR:+-$FLAVOR}
 ksrc=$top/build/linux-6.1
-[ "${FLAVOR:-}" != 6.12 ] || ksrc=$top/build/linux-6.12
+case ${FLAVOR:-} in 6.12*) ksrc=$top/build/linux-6.12 ;; esac
 kout=$top/build/kernel-x86_64$suffix
 root=$top/build/initramfs-x86_64$suffix.root
 out=$top/build/initramfs-x86_64$suffix.cpio.gz
@@ -63,7 +64,8 @@ make -s -C "$ksrc" O="$kout" ARCH=x86_64 \
 # been built: the ones today's Makefiles and Kbuild files build (obj-...
 # += NAME.o), so that a module left in build/modules-x86_64 by an older
 # tree (mmc_coalesce.ko) is not shipped. The guest test modules
-# (qemu/guest/*/Kbuild) are built for the 6.12 guest only.
+# (qemu/guest/*/Kbuild) are built for the 6.12 guest, syncstarve for the
+# 6.1 one too (make guest).
 # shellcheck disable=SC2020 # tr maps both space and tab to a newline
 for name in $(sed -n 's/^obj-[^+]*+=[[:space:]]*//p' "$top"/drivers/mmc/*/Makefile \
 	"$top"/qemu/guest/*/Kbuild |

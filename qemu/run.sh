@@ -7,7 +7,7 @@
 #                    [--elevator NAME] [--args a=1,b=2] [--mem MiB] [--smp N]
 #                    [--card-gib N] [--timeout SECONDS] [--no-trace]
 #                    [--kopt "mmcc.x=y ..."]   (more kernel command line)
-#                    [--flavor debug|6.12]     (the debug guest kernel, or the 6.12 one)
+#                    [--flavor debug|6.12|6.12-kcsan]  (the debug guest kernel, the 6.12 one, or that with KCSAN)
 #                    [--card FILE]             (boot on this existing image)
 #                    [--kill-after-marker SECONDS [--kill-when-held]]
 #                    [--q35] [--qmp PATH] [--usb]

@@ -6,7 +6,9 @@
 # x86_64 guest from Debian 13's linux-source-6.12, less what only the 6.1
 # groups use (qemu/x86_64-6.12.config).
 # Incremental and ccache-backed: a rebuild with nothing changed takes seconds.
-# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|ppc|ppc-stock]
+# x86_64-6.12-kcsan is that one with the data race detector
+# (qemu/x86_64-6.12-kcsan.config).
+# Usage: qemu/setup/kernel.sh [x86_64|x86_64-debug|x86_64-6.12|x86_64-6.12-kcsan|ppc|ppc-stock]
 # KERNEL_JOBS=N: make -jN (default: one per CPU; tests/check.sh's second
 # lane keeps that, beside the first lane's guests).
 set -euo pipefail
@@ -14,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 arch=${1:-x86_64}
 version=6.1
-[ "$arch" != x86_64-6.12 ] || version=6.12
+case $arch in x86_64-6.12*) version=6.12 ;; esac
 src=$top/build/linux-$version
 out=$top/build/kernel-$arch
 jobs=${KERNEL_JOBS:-$(nproc)}
@@ -25,7 +27,7 @@ case $jobs in '' | *[!0-9]* | 0) echo "kernel.sh: KERNEL_JOBS wants a number of 
 
 frags=("$top/qemu/$arch.config")
 case $arch in
-x86_64 | x86_64-debug | x86_64-6.12)
+x86_64 | x86_64-debug | x86_64-6.12 | x86_64-6.12-kcsan)
 	kmake=(make -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc")
 	base=tinyconfig
 	image=arch/x86/boot/bzImage
@@ -34,6 +36,8 @@ x86_64 | x86_64-debug | x86_64-6.12)
 	[ "$arch" != x86_64-debug ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
 	# 6.12: the same fragment less what only the 6.1 groups use
 	[ "$arch" != x86_64-6.12 ] || frags=("$top/qemu/x86_64.config" "$top/qemu/$arch.config")
+	[ "$arch" != x86_64-6.12-kcsan ] ||
+		frags=("$top/qemu/x86_64.config" "$top/qemu/x86_64-6.12.config" "$top/qemu/$arch.config")
 	;;
 ppc | ppc-stock)
 	"$here/deps.sh" ppc
@@ -63,7 +67,7 @@ ppc | ppc-stock)
 	target=vmlinux
 	;;
 *)
-	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug, x86_64-6.12, ppc or ppc-stock)" >&2
+	echo "kernel.sh: unknown arch '$arch' (x86_64, x86_64-debug, x86_64-6.12, x86_64-6.12-kcsan, ppc or ppc-stock)" >&2
 	exit 2
 	;;
 esac

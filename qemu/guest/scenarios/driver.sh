@@ -241,6 +241,7 @@ contract_checks() {
 	fua_race
 	flush_race
 	flush_race sync
+	sync_starve
 }
 
 # kernel_at_least MAJOR MINOR: the running kernel is that or newer
@@ -360,6 +361,55 @@ flush_race() {
 		fail $t "result $res: $why"
 	elif [ "$((${f1:-0} - f0))" != 1 ]; then
 		fail $t "flush_steps went from $f0 to ${f1:-none}: the data step did not come through the scheduler once"
+	else
+		pass $t
+	fi
+}
+
+# Sync writers that never pause, beside background writes: three kernel
+# threads write 4 KiB with REQ_SYNC, each sending the next as soon as the
+# last completed, on null_blk doing one 10 ms command at a time, and 16
+# background writes of 64 KiB follow (syncstarve.ko,
+# qemu/guest/syncstarve/syncstarve.c says how). They must all complete
+# within 40 s: a background write passed by sync writes for 5 s
+# (RWIN_WRITE_EXPIRE_NS) is passed no more, so the 16, eight queued at a
+# time (queue_writes), take about two such spells. Its parameter
+# "result" is 0 when they did, -110 when the sync writers starved them,
+# -11 when the sync writers did not keep the disk busy.
+sync_starve() {
+	t=background_writes_beside_sync_writers_complete
+	ssko=$OURS/syncstarve.ko
+	if [ ! -e "$ssko" ]; then
+		fail $t "no $ssko (make guest and tests/kernel-6.12-tests.sh build it)"
+		return
+	fi
+	if ! modprobe null_blk nr_devices=1 memory_backed=1 irqmode=2 \
+		completion_nsec=10000000 hw_queue_depth=1 gb=1 \
+		2>/tmp/nullb.err; then
+		fail $t "modprobe null_blk: $(cat /tmp/nullb.err)"
+		return
+	fi
+	echo coalesce >/sys/block/nullb0/queue/scheduler
+	echo 32 >/sys/block/nullb0/queue/nr_requests
+	st=/sys/kernel/debug/block/nullb0/sched/stats
+	res=none
+	seen=$(dmesg | wc -l)
+	if insmod "$ssko" dev=/dev/nullb0 2>/tmp/syncstarve.err; then
+		res=$(cat /sys/module/syncstarve/parameters/result)
+		rmmod syncstarve
+	fi
+	expired=$(stat_get sync_expired $st)
+	sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/nullb0/queue/scheduler)
+	diag "$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] //; /^syncstarve: /p')"
+	why=$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] syncstarve: //p' | tail -n 1)
+	rmmod null_blk
+	kv "sync_starve_result=$res sync_starve_expired=${expired:-none}"
+	if [ "$sched" != coalesce ]; then
+		fail $t "nullb0's scheduler was $sched"
+	elif [ "$res" = none ]; then
+		fail $t "$(cat /tmp/syncstarve.err): $why"
+	elif [ "$res" != 0 ]; then
+		fail $t "result $res: $why"
 	else
 		pass $t
 	fi

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The data race detector on the scheduler: the 6.12 guest built with KCSAN
+# (qemu/x86_64-6.12-kcsan.config), our modules built against it (so that
+# they are instrumented too), and the driver and seed scenarios on our
+# stack with two vCPUs. A KCSAN report that names a function of ours
+# fails the scenario; reports about the rest of the kernel are listed,
+# not failed. Not in `make check`: KCSAN instruments every object, so the
+# kernel is a cold build of its own (the kernel-x86_64-6.12-kcsan row of
+# Documentation/benchmarks.md), and the runs take about 15 minutes.
+# Prints KTAP (tests/lib/ktap.sh).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=$top/build/runs
+src=$top/build/src-6.12-kcsan
+mods=$top/build/modules-x86_64-6.12-kcsan
+kout=$top/build/kernel-x86_64-6.12-kcsan
+# shellcheck source=tests/lib/ktap.sh
+. "$top/tests/lib/ktap.sh"
+finish() { ktap_end; exit $?; }
+ktap_begin kcsan
+mkdir -p "$runs"
+
+"$top/qemu/setup/kernel.sh" x86_64-6.12-kcsan 2>&1 | sed 's/^/# /'
+[ "${PIPESTATUS[0]}" = 0 ] || { ko kcsan/kernel_build "see ${kout#"$top"/}/build.log"; finish; }
+rm -rf "$src" "$mods"
+mkdir -p "$src" "$mods"
+tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+	--exclude='.*.cmd' Makefile Kconfig drivers include qemu/guest | tar -C "$src" -xf -
+log=$runs/kcsan-modules.log
+: >"$log"
+for d in "$src" "$src"/qemu/guest/*/; do
+	[ "$d" = "$src" ] || [ -e "$d/Kbuild" ] || continue
+	make -s -C "$kout" M="${d%/}" modules >>"$log" 2>&1 ||
+		{ ko kcsan/modules_build "see ${log#"$top"/}"; finish; }
+done
+find "$src" -name '*.ko' -exec cp {} "$mods/" \;
+FLAVOR=6.12-kcsan "$top/qemu/initramfs.sh" >/dev/null || { ko kcsan/initramfs "failed"; finish; }
+
+# Our functions: the scheduler's, the engine's, the host driver's.
+ours='coalesce_|rwin_|esdhc_'
+for scen in driver seed; do
+	out=$runs/kcsan-$scen
+	diag "$scen on the KCSAN kernel, two vCPUs"
+	"$top/qemu/run.sh" --flavor 6.12-kcsan --scenario "$scen" --stack ours \
+		--smp 2 --out "$out" --timeout 1800 --no-trace 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	ktap_nest -q "kcsan/$scen" "$out/result.txt"
+	if [ "$rc" = 0 ]; then
+		ok "kcsan/$scen/finished"
+	else
+		ko "kcsan/$scen/finished" "exit $rc, see ${out#"$top"/}/console.log"
+	fi
+	if grep -q 'kcsan: enabled' "$out/console.log"; then
+		ok "kcsan/$scen/detector_on"
+	else
+		ko "kcsan/$scen/detector_on" "no 'kcsan: enabled' on the console"
+	fi
+	# each report, from its title to its closing line of '='
+	awk '/BUG: KCSAN:/ { r = $0; on = 1; next }
+	     on && /^\[[^]]*\] =+$/ { print r; on = 0; next }
+	     on { r = r " " $0 }' "$out/console.log" >"$out/kcsan-reports.txt"
+	n=$(grep -c . "$out/kcsan-reports.txt")
+	mine=$(grep -Ec "$ours" "$out/kcsan-reports.txt")
+	diag "$scen: $n KCSAN reports, $mine naming our functions"
+	grep -Eo 'BUG: KCSAN: [^ ]+ in [^ ]+' "$out/kcsan-reports.txt" | sort | uniq -c |
+		while read -r line; do diag "  $line"; done
+	if [ "$mine" = 0 ]; then
+		ok "kcsan/$scen/no_race_in_ours"
+	else
+		ko "kcsan/$scen/no_race_in_ours" "$(grep -Em1 "$ours" "$out/kcsan-reports.txt" | cut -c1-300)"
+	fi
+done
+finish

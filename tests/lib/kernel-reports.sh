@@ -20,7 +20,9 @@
 #
 # Only kernel lines count (printk's "[    1.234567] " prefix): the
 # guest's own output (blkcheck's stack samples, scenario names) never
-# matches.
+# matches. A kernel line may start in the middle of a console line (the
+# guest's output and the kernel's share the serial port): it counts from
+# its timestamp.
 
 # Lockdep's reports start "WARNING:" or "BUG:", as soft lockups and
 # KASAN's do; an x86 trap prints "invalid opcode: 0000 [#1]" on 6.1
@@ -30,7 +32,7 @@ KERNEL_REPORTS='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|invalid opcode|gen
 
 # kernel_report_first CONSOLE: the first report line, or nothing
 kernel_report_first() {
-	grep -a -E '^\[ *[0-9]+\.[0-9]+\] ' "$1" | grep -a -E -m1 "$KERNEL_REPORTS"
+	grep -a -o -E '\[ *[0-9]+\.[0-9]+\] .*' "$1" | grep -a -E -m1 "$KERNEL_REPORTS"
 }
 
 kernel_reports() {

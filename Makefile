@@ -23,7 +23,7 @@ CARDTRACE_SAN := $(BUILD)/host/cardtrace-san
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all help deps kernel kernel-6.12 guest guest-modules modules kernel-patch unit lint removal-test qemu-test e500-test debug-test kcsan-test crash-test soak bench bench-timed trixie-root demo check install uninstall install-test dkms clean distclean
+.PHONY: all help cardtrace deps kernel kernel-6.12 guest guest-modules modules kernel-patch unit lint removal-test qemu-test e500-test debug-test kcsan-test crash-test soak bench bench-timed trixie-root demo check install uninstall install-test dkms clean distclean
 
 all: modules
 
@@ -45,6 +45,7 @@ help:
 	@echo "make bench         card-level benchmark, every scenario and elevator (usually $$($(D) bench))"
 	@echo "make bench-timed   the bench on a timed card: guest MB/s, sync, fsync latency (usually $$($(D) bench-timed))"
 	@echo "make modules       the drivers out of tree against the running kernel's headers (or KDIR=...); installs and boots nothing"
+	@echo "make cardtrace     the card-trace analyzer alone (build/host/cardtrace), for a trace taken on a board"
 	@echo "make kernel-patch  the drivers as git format-patch series against Linux 6.1 and 6.12, and fixes for stock sdhci-of-esdhc against 6.1, checked (build/kernel-patch/)"
 	@echo "make install       build against the running kernel (or KDIR), modules_install, depmod, the udev rule"
 	@echo "make uninstall     remove what make install put in place (the modules, the udev rule), then depmod"
@@ -93,6 +94,10 @@ kernel-patch:
 
 guest: guest-modules
 	@qemu/initramfs.sh
+
+# The trace analyzer alone, for a trace taken on a board (admin-guide.md,
+# "Measure your own card")
+cardtrace: $(CARDTRACE)
 
 $(CARDTRACE): tests/tools/cardtrace/cardtrace.c tests/tools/cardtrace/card-model.c tests/tools/cardtrace/card-model.h tests/tools/cardtrace/card-floor.c tests/tools/cardtrace/card-floor.h
 	@mkdir -p $(dir $@)

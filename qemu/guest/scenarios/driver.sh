@@ -294,6 +294,25 @@ nullb_on_coalesce() {
 	return 1
 }
 
+# test_module NAME [ARG...]: load the guest test module NAME.ko for
+# nullb0 with ARGs (it runs its test at load); res: its parameter
+# "result", or none if it did not load; why: its last kernel log line,
+# and the load's error if it did not load. Its log lines of this run go
+# into the document.
+test_module() {
+	m=$1
+	shift
+	res=none
+	seen=$(dmesg | wc -l)
+	if insmod "$OURS/$m.ko" dev=/dev/nullb0 "$@" 2>"/tmp/$m.err"; then
+		res=$(cat "/sys/module/$m/parameters/result")
+		rmmod "$m"
+	fi
+	diag "$(dmesg | tail -n +$((seen + 1)) | sed -n "s/^\[[^]]*\] //; /^$m: /p")"
+	why=$(dmesg | tail -n +$((seen + 1)) | sed -n "s/^\[[^]]*\] $m: //p" | tail -n 1)
+	[ "$res" != none ] || why="$(cat "/tmp/$m.err"): $why"
+}
+
 fua_race() {
 	if ! modprobe null_blk nr_devices=1 memory_backed=1 cache_size=64 \
 		fua=0 irqmode=2 completion_nsec=1000000000 hw_queue_depth=1 \
@@ -351,22 +370,13 @@ flush_race() {
 		rmmod null_blk
 		return
 	fi
-	res=none
-	seen=$(dmesg | wc -l)
 	# shellcheck disable=SC2086 # $args: none or one word
-	if insmod "$frko" dev=/dev/nullb0 $args 2>/tmp/flushrace.err; then
-		res=$(cat /sys/module/flushrace/parameters/result)
-		rmmod flushrace
-	fi
+	test_module flushrace $args
 	f1=$(stat_get flush_steps $st)
-	# the module's times and findings, into the document
-	# this run's lines only
-	diag "$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] //; /^flushrace: /p')"
-	why=$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] flushrace: //p' | tail -n 1)
 	rmmod null_blk
 	kv "${k}_result=$res ${k}_steps=$((${f1:-0} - f0))"
 	if [ "$res" = none ]; then
-		fail $t "$(cat /tmp/flushrace.err): $why"
+		fail $t "$why"
 	elif [ "$res" != 0 ]; then
 		fail $t "result $res: $why"
 	elif [ "$((${f1:-0} - f0))" != 1 ]; then
@@ -376,7 +386,7 @@ flush_race() {
 	fi
 }
 
-# Sync writers that never pause, beside background writes: three kernel
+# Sync writers that never pause, beside background writes: eight kernel
 # threads write 4 KiB with REQ_SYNC, each sending the next as soon as the
 # last completed, on null_blk doing one 10 ms command at a time, and 16
 # background writes of 64 KiB follow (syncstarve.ko,
@@ -402,19 +412,12 @@ sync_starve() {
 	nullb_on_coalesce $t || return
 	echo 32 >/sys/block/nullb0/queue/nr_requests
 	st=/sys/kernel/debug/block/nullb0/sched/stats
-	res=none
-	seen=$(dmesg | wc -l)
-	if insmod "$ssko" dev=/dev/nullb0 2>/tmp/syncstarve.err; then
-		res=$(cat /sys/module/syncstarve/parameters/result)
-		rmmod syncstarve
-	fi
+	test_module syncstarve
 	expired=$(stat_get sync_expired $st)
-	diag "$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] //; /^syncstarve: /p')"
-	why=$(dmesg | tail -n +$((seen + 1)) | sed -n 's/^\[[^]]*\] syncstarve: //p' | tail -n 1)
 	rmmod null_blk
 	kv "sync_starve_result=$res sync_starve_expired=${expired:-none}"
 	if [ "$res" = none ]; then
-		fail $t "$(cat /tmp/syncstarve.err): $why"
+		fail $t "$why"
 	elif [ "$res" != 0 ]; then
 		fail $t "result $res: $why"
 	else

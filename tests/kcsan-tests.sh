@@ -5,9 +5,10 @@
 # they are instrumented too), and the driver and seed scenarios on our
 # stack with two vCPUs. A KCSAN report that names a function of ours
 # fails the scenario; reports about the rest of the kernel, and the
-# races the detector counted without a report, are listed. Not in `make check`: KCSAN instruments every object, so the
-# kernel is a cold build of its own (the kernel-x86_64-6.12-kcsan row of
-# Documentation/benchmarks.md), and the runs take about 15 minutes.
+# races the detector counted without a report, are listed. Not in
+# `make check`: KCSAN instruments every object, so the kernel is a cold
+# build of its own (24 minutes at one job on 2026-12-07, log), and the
+# runs take about 15 minutes.
 # KCSAN_SCENARIOS: other scenarios than "driver seed". Prints KTAP
 # (tests/lib/ktap.sh).
 set -u

@@ -43,6 +43,8 @@ mods=$top/build/modules-x86_64-6.12
 kout=$top/build/kernel-x86_64-6.12
 # shellcheck source=tests/lib/ktap.sh
 . "$top/tests/lib/ktap.sh"
+# shellcheck source=tests/lib/series.sh
+. "$top/tests/lib/series.sh"
 # shellcheck source=tests/lib/kernel-reports.sh
 . "$top/tests/lib/kernel-reports.sh"
 # shellcheck source=tests/lib/card-claim.sh
@@ -121,7 +123,7 @@ stat_of() { sed -n "s/^STAT $2 //p" "$1/result.txt" | tail -n 1; }
 # a compile test of the device-tree driver against 6.12.
 series_build() {
 	local tree=$top/build/linux-6.12-series sout=$top/build/kernel-6.12-series
-	local slog=$runs/6.12-series.log objs=() f sym missing=''
+	local slog=$runs/6.12-series.log objs=() sym missing=""
 	if "$top/qemu/setup/kernel-patch.sh" -q --base "$top/build/linux-6.12" \
 		--tree "$tree" >"$slog" 2>&1; then
 		ok 6.12/series_applies
@@ -146,13 +148,7 @@ series_build() {
 		MMC_SDHCI_ESDHC_E500 MMC_SDHCI_ESDHC_E500_KUNIT_TEST; do
 		grep -qx "CONFIG_$sym=m" "$sout/.config" || missing="$missing $sym"
 	done
-	# the objects the series adds
-	for f in "$tree"/block/coalesce-*.c "$tree"/block/reorder_window*.c \
-		"$tree"/drivers/mmc/host/esdhc-*.c \
-		"$tree"/drivers/mmc/host/sdhci-esdhc-e500-of.c; do
-		[ -f "$f" ] && objs+=("${f#"$tree"/}")
-	done
-	objs=("${objs[@]/%.c/.o}")
+	mapfile -t objs < <(series_objects "$tree")
 	if [ -n "$missing" ]; then
 		ko 6.12/series_builds "Kconfig dropped:$missing"
 	elif [ ${#objs[@]} -lt 10 ]; then

@@ -319,7 +319,7 @@ else
 	kc=$top/build/lint-kconfig
 	mkdir -p "$kc"
 	{
-		for sym in BLOCK MMC PCI OF MODULES PPC_85xx; do
+		for sym in BLOCK MMC PCI OF MODULES PPC_E500; do
 			printf 'config %s\n\tdef_bool y\n' "$sym"
 		done
 		for sym in KUNIT MMC_SDHCI MMC_SDHCI_IO_ACCESSORS MMC_SDHCI_PLTFM; do

@@ -12,6 +12,9 @@
 #   KDIR  the kernel build tree the module is built against
 #   OUT   a directory for the headers (made again); pass it to the build
 #         as BLOCK_SRC=OUT
+# Environment: LINUX_SOURCE_DIR, where linux-source-X.Y.tar.xz is looked
+# for (default /usr/src, where Debian's package puts it), as dkms.sh and
+# install.sh (through this script) look for it.
 set -euo pipefail
 die() { echo "block-headers: $*" >&2; exit 1; }
 [ $# = 2 ] || die "usage: block-headers.sh KDIR OUT"
@@ -19,7 +22,7 @@ kdir=$1 out=$2
 want=$(make -s -C "$kdir" kernelversion 2>/dev/null) ||
 	die "cannot ask $kdir for its kernel version (make kernelversion)"
 series=$(echo "$want" | cut -d. -f1,2)
-tarball=/usr/src/linux-source-$series.tar.xz
+tarball=${LINUX_SOURCE_DIR:-/usr/src}/linux-source-$series.tar.xz
 [ -f "$tarball" ] ||
 	die "$kdir has no block/ headers and $tarball is missing: install Debian's linux-source-$series ($want)"
 tmp=$(mktemp -d)

@@ -415,11 +415,13 @@ and the P1 and P2 errata that sdhci-of-esdhc works around
 can drive it against a fake register file.
 
 It binds the family's \"fsl,esdhc\" where it is built for e500
-(PPC_85xx), as sdhci-of-esdhc does, and gives each host the quirks that
-sdhci-of-esdhc gives that node on that SoC: from all of the node's
-compatibles, whatever their order, and from the SVR where the node
-names no part. The two take the same nodes, so Kconfig lets a board's
-kernel have one of the two (COMPILE_TEST builds both).
+(PPC_E500: 32-bit PPC_85xx and 64-bit PPC_BOOK3E_64 kernels), as
+sdhci-of-esdhc does, and gives each host the quirks that sdhci-of-esdhc
+gives that node on that SoC, from all of the node's compatibles,
+whatever their order. A node that names no part gets the part's quirks
+from the SVR, where sdhci-of-esdhc, matching by compatible, gives it the
+family's defaults. The two take the same nodes, so Kconfig lets a
+board's kernel have one of the two (COMPILE_TEST builds both).
 
 Tested: on QEMU 10's ppce500 (one eSDHC, vendor version 0.0, no
 suspend), with the node as a P1022 tree and as QEMU's own tree

@@ -18,17 +18,21 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+/*
+ * ESDHC_PRSSTAT, ESDHC_PROCTL (SDHCI's host/power/gap/wakeup bytes),
+ * ESDHC_DMA_SYSCTL (e500's "DCR": snooping, clock select), ESDHC_DMA_SNOOP
+ * and ESDHC_PERIPHERAL_CLK_SEL: the family's, shared with sdhci-of-esdhc.
+ */
+#include "sdhci-esdhc.h"
+
 /* eSDHC words whose name or layout differ from SDHCI (byte offsets). */
 #define ESDHC_XFERTYP		0x0c	/* transfer mode + command, one word */
-#define ESDHC_PRSSTAT		0x24
-#define ESDHC_PROCTL		0x28	/* SDHCI host/power/gap/wakeup bytes */
 #define ESDHC_SYSCTL		0x2c	/* clock, timeout and reset bytes */
 #define ESDHC_IRQSTAT		0x30	/* write 1 to clear, both halves */
 #define ESDHC_HOSTCAPBLT	0x40
 #define ESDHC_WML		0x44	/* watermark, where SDHCI has caps 1 */
 #define ESDHC_FEVT		0x50	/* write-only event forcing */
 #define ESDHC_HOSTVER		0xfc
-#define ESDHC_DMA_SYSCTL	0x40c	/* e500 "DCR": snooping, clock select */
 
 /* PRSSTAT */
 #define ESDHC_PRSSTAT_SDSTB	BIT(3)		/* SD clock stable */
@@ -60,9 +64,6 @@
 
 /* HOSTCAPBLT: eSDHC reports "ADMA supported" where SDHCI has ADMA1. */
 #define ESDHC_HOSTCAPBLT_ADMAS	BIT(20)
-
-/* DMA_SYSCTL */
-#define ESDHC_DMA_SNOOP		BIT(6)
 
 /* HOSTVER vendor versions */
 #define ESDHC_VENDOR_V22	0x12

@@ -18,7 +18,7 @@
 #include <linux/platform_device.h>
 #include <linux/pm.h>
 #include <linux/scatterlist.h>
-#ifdef CONFIG_PPC_85xx
+#ifdef CONFIG_PPC_E500
 #include <asm/reg.h>
 #endif
 
@@ -29,13 +29,6 @@
 #include "esdhc-soc.h"
 
 #include <linux/mmc-coalesce-compat.h>
-
-/*
- * DMA_SYSCTL: base clock from the peripheral clock instead of platform/2.
- * None of the e500 parts' nodes has a "clocks" entry for the peripheral
- * clock, so this driver always runs on the platform clock.
- */
-#define ESDHC_DMA_PERIPHERAL_CLK_SEL	BIT(19)
 
 /* How long a divider change may take to settle (SDSTB). */
 #define ESDHC_OF_CLK_STABLE_US		20000
@@ -335,7 +328,7 @@ static int esdhc_of_base_clock(struct platform_device *pdev,
 /* The SoC's System Version Register, 0 where there is none. */
 static u32 esdhc_of_svr(void)
 {
-#ifdef CONFIG_PPC_85xx
+#ifdef CONFIG_PPC_E500
 	return mfspr(SPRN_SVR);
 #else
 	return 0;
@@ -371,9 +364,11 @@ static void esdhc_of_quirks(struct platform_device *pdev,
 }
 
 /*
- * The base clock comes from "clock-frequency", i.e. the platform clock.
- * The select bit survives a full reset and a boot loader may have left
- * the peripheral clock selected.  Change it with the card clock off.
+ * The base clock comes from "clock-frequency", i.e. the platform clock:
+ * none of the e500 parts' nodes has a "clocks" entry for the peripheral
+ * clock (ESDHC_PERIPHERAL_CLK_SEL in DMA_SYSCTL).  The select bit
+ * survives a full reset and a boot loader may have left the peripheral
+ * clock selected.  Change it with the card clock off.
  */
 static void esdhc_of_select_platform_clock(struct esdhc_of_host *p)
 {
@@ -381,10 +376,10 @@ static void esdhc_of_select_platform_clock(struct esdhc_of_host *p)
 	u32 sysctl = esdhc_of_rd(p, ESDHC_SYSCTL);
 	u32 dcr = esdhc_of_rd(p, ESDHC_DMA_SYSCTL);
 
-	if (!(dcr & ESDHC_DMA_PERIPHERAL_CLK_SEL))
+	if (!(dcr & ESDHC_PERIPHERAL_CLK_SEL))
 		return;
 	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl & ~gate);
-	esdhc_of_wr(p, ESDHC_DMA_SYSCTL, dcr & ~ESDHC_DMA_PERIPHERAL_CLK_SEL);
+	esdhc_of_wr(p, ESDHC_DMA_SYSCTL, dcr & ~ESDHC_PERIPHERAL_CLK_SEL);
 	esdhc_of_wr(p, ESDHC_SYSCTL, sysctl);
 }
 
@@ -445,6 +440,10 @@ err_free:
 	return ret;
 }
 
+/*
+ * sdhci_pltfm_unregister() of 6.1 (int), sdhci_pltfm_remove() of 6.12
+ * (void): the same three steps, here once for both.
+ */
 static void esdhc_of_remove(struct platform_device *pdev)
 {
 	struct sdhci_host *host = platform_get_drvdata(pdev);
@@ -455,6 +454,11 @@ static void esdhc_of_remove(struct platform_device *pdev)
 	sdhci_pltfm_free(pdev);
 }
 
+/*
+ * Not DEFINE_SIMPLE_DEV_PM_OPS() and pm_sleep_ptr() without the #ifdef:
+ * sdhci.h declares sdhci_suspend_host() and sdhci_resume_host() only
+ * under CONFIG_PM, which a corenet64 defconfig leaves off.
+ */
 #ifdef CONFIG_PM_SLEEP
 static int esdhc_of_suspend(struct device *dev)
 {
@@ -495,7 +499,7 @@ static SIMPLE_DEV_PM_OPS(esdhc_of_pm, esdhc_of_suspend, esdhc_of_resume);
  * driver is built for e500: other parts' nodes carry it too.
  */
 static const struct of_device_id esdhc_of_match[] = {
-#ifdef CONFIG_PPC_85xx
+#ifdef CONFIG_PPC_E500
 	{ .compatible = "fsl,esdhc" },
 #endif
 	{ }

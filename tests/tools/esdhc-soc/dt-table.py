@@ -3,17 +3,25 @@
 """The e500 eSDHC nodes of a kernel tree's own device trees, bound and
 quirked by our host driver and by stock sdhci-of-esdhc.
 
-Every arch/powerpc/boot/dts/fsl/*.dts is compiled as the kernel does it
+Every arch/powerpc/boot/dts/**/*.dts is compiled as the kernel does it
 (cpp, then the tree's scripts/dtc); each node with an eSDHC compatible
 is a row (one that the tree disables too: a boot loader may
-enable it). Per row, on the SoC its tree names (the
-guts node) at SVR revisions 1.0, 2.0 and 3.0, and at vendor versions
-0.0, 2.2 and 2.3:
-  - bind: exactly one driver matches the node in a PPC_85xx kernel
-    configured with ours (our of_device_id table, read from our source,
-    its CONFIG_PPC_85xx entries included), and one configured with stock
-    (stock's table, read from the tree); every other driver of the
-    tree's drivers/mmc/host/ with an "esdhc" table entry counts too;
+enable it). A row's board runs the kernels its cores take: its /cpus
+node names the part or the core; e500v2 and e500mc parts a 32-bit
+PPC_85xx kernel, e5500 and e6500 that and a 64-bit PPC_BOOK3E_64 one,
+any other core (e300: the MPC837x boards; e600) neither. Which of those
+kernels can build ours comes from our Kconfig's "depends on" and the
+symbols each processor type selects in the tree's Kconfig.cputype.
+Per row, on the SoC its tree names (the guts node) at SVR revisions 1.0,
+2.0 and 3.0, and at vendor versions 0.0, 2.2 and 2.3:
+  - bind: in each kernel of the board, exactly one driver matches the
+    node configured with ours (our of_device_id table, read from our
+    source, its #ifdef CONFIG_PPC_E500 entries kept where that kernel
+    has PPC_E500), and one configured with stock (stock's table, read
+    from the tree); every other driver of the tree's drivers/mmc/host/
+    with an "esdhc" table entry counts too. Ours must be built in every
+    kernel of an e500 board, and in none of another core's, where stock
+    alone binds (and no quirks are compared);
   - quirks: host->quirks, host->quirks2 and the errata that our driver
     ends with (esdhc_soc_quirks(), built for the host as
     tests/tools/esdhc-soc/host.c) equal what stock applies, modelled
@@ -182,28 +190,67 @@ OUR_BASE = macro_quirks(os.path.join(args.ours, "sdhci-esdhc-e500-of.c"),
                         "ESDHC_OF_QUIRKS")
 
 
-def of_table(text, name, ppc85xx):
-    """the compatibles of 'struct of_device_id NAME[]', #ifdef
-    CONFIG_PPC_85xx entries kept when ppc85xx"""
+def of_table(text, name, symbols=None):
+    """the compatibles of 'struct of_device_id NAME[]'; its '#ifdef
+    CONFIG_X' entries kept only where X is in SYMBOLS (None: all kept)"""
     m = re.search(r"of_device_id\s+" + name + r"\s*\[\]\s*=\s*\{(.*?)\n\};", text, re.S)
     if not m:
         return None
     body = m.group(1)
-    if not ppc85xx:
-        body = re.sub(r"#ifdef CONFIG_PPC_85xx.*?#endif", "", body, flags=re.S)
+    if symbols is not None:
+        body = re.sub(r"#ifdef CONFIG_(\w+)(.*?)#endif",
+                      lambda g: g.group(2) if g.group(1) in symbols else "",
+                      body, flags=re.S)
     return re.findall(r'\.compatible\s*=\s*"([^"]+)"', body)
 
 
-OURS = of_table(read(os.path.join(args.ours, "sdhci-esdhc-e500-of.c")),
-                "esdhc_of_match", True)
-STOCK = of_table(read(stock_c), "sdhci_esdhc_of_match", True)
+OUR_SRC = read(os.path.join(args.ours, "sdhci-esdhc-e500-of.c"))
+STOCK = of_table(read(stock_c), "sdhci_esdhc_of_match")
+
+# --- the kernels: processor types, and what ours depends on ---------------
+
+cputype = read(os.path.join(tree, "arch/powerpc/platforms/Kconfig.cputype"))
+
+
+def selects(sym):
+    """SYM and what its Kconfig.cputype entry selects"""
+    m = re.search(r"^config " + sym + r"\n(.*?)(?=^\S)", cputype, re.S | re.M)
+    return {sym} | set(re.findall(r"^\s+select (\w+)", m.group(1), re.M)) if m else {sym}
+
+
+# a board's kernels: a 32-bit e500 one, a 64-bit one, or another core's
+KERNELS = {"ppc32": selects("PPC_85xx"), "ppc64": selects("PPC_BOOK3E_64"),
+           "other": selects("PPC_BOOK3S_32")}
+for k, sym in (("ppc32", "PPC_85xx"), ("ppc64", "PPC_BOOK3E_64")):
+    if "PPC_E500" not in KERNELS[k]:
+        anchors_bad.append(f"Kconfig.cputype: {sym} does not select PPC_E500")
+m = re.search(r"config MMC_SDHCI_ESDHC_E500\n(.*?)(?=^\S)",
+              read(os.path.join(args.ours, "Kconfig")), re.S | re.M)
+OUR_DEPS = [set(re.findall(r"\w+", d)) - {"COMPILE_TEST"}
+            for d in re.findall(r"^\s+depends on (.*)$", m.group(1), re.M)
+            if "COMPILE_TEST" in d and "!" not in d] if m else []
+
+
+def ours_built(kernel):
+    """does our Kconfig let KERNEL build ours without COMPILE_TEST?"""
+    return bool(OUR_DEPS) and all(d & KERNELS[kernel] for d in OUR_DEPS)
+
+
+def board_kernels(cores):
+    """the kernels that run a board with these /cpus node names"""
+    if any(re.fullmatch(r"e(5500|6500)", c) for c in cores):
+        return ["ppc32", "ppc64"]
+    if any(re.fullmatch(r"e500(v1|v2|mc)?|85\d\d|P[12]\d{3}|BSC\d+|C29\d", c)
+           for c in cores):
+        return ["ppc32"]
+    return ["other"]
 # every other driver of the tree with an eSDHC entry in a match table
 OTHERS = {}
 for c in sorted(glob.glob(os.path.join(host_dir, "*.c"))):
     if os.path.basename(c) == "sdhci-of-esdhc.c":
         continue
     for tbl in re.findall(r"of_device_id\s+(\w+)\s*\[\]", read(c)):
-        ent = of_table(read(c), tbl, True) or []
+        ent = of_table(read(c), tbl) or []
         if any("esdhc" in e for e in ent):
             OTHERS[os.path.basename(c)] = ent
 
@@ -242,7 +289,7 @@ def strings(v):
 
 
 def compile_dts(dts):
-    base = os.path.basename(dts)
+    base = os.path.relpath(dts, dts_dir).replace("/", "_")
     pre = os.path.join(args.scratch, base + ".pre")
     dtb = os.path.join(args.scratch, base[:-4] + ".dtb")
     inc = os.path.join(tree, "scripts/dtc/include-prefixes")
@@ -298,10 +345,14 @@ def soc_of(nodes, dts):
 
 
 rows = []
-dts_dir = os.path.join(tree, "arch/powerpc/boot/dts/fsl")
+dts_dir = os.path.join(tree, "arch/powerpc/boot/dts")
 os.makedirs(args.scratch, exist_ok=True)
-for dts in sorted(glob.glob(os.path.join(dts_dir, "*.dts"))):
-    board = os.path.basename(dts)
+for dts in sorted(glob.glob(os.path.join(dts_dir, "**", "*.dts"), recursive=True)):
+    # the eSDHC nodes come from the SoC's dtsi (fsl/*si-post.dtsi)
+    if not re.search(r'esdhc|include/?\s+"[^"]*si-post', read(dts)):
+        continue
+    board = os.path.relpath(dts, dts_dir)
+    board = board[len("fsl/"):] if board.startswith("fsl/") else board
     try:
         nodes = compile_dts(dts)
     except subprocess.CalledProcessError as e:
@@ -310,8 +361,11 @@ for dts in sorted(glob.glob(os.path.join(dts_dir, "*.dts"))):
     soc, svr = soc_of(nodes, dts)
     esdhc = [(p, props) for p, props in nodes.items()
              if any("esdhc" in c for c in strings(props.get("compatible")))]
+    cores = [re.sub(r"^PowerPC,|@.*$", "", p.rsplit("/", 1)[-1])
+             for p in nodes if re.fullmatch(r"/?cpus/[^/]+", p)]
     for path, props in esdhc:
         rows.append(dict(board=board, path=path, props=props, soc=soc, svr=svr,
+                         kernels=board_kernels(cores), cores=sorted(set(cores)),
                          disabled=strings(props.get("status")) == ["disabled"],
                          compat=strings(props["compatible"]),
                          tree_compat={c for p in nodes.values()
@@ -325,6 +379,25 @@ for r in [r for r in rows if r["board"] == "p2020rdb.dts"]:
         v = dict(r, board=f"p2020rdb.dts+{label}", compat=compat)
         v["tree_compat"] = (r["tree_compat"] - {"fsl,p2020-esdhc"}) | set(compat)
         rows.append(v)
+
+# The SVR fallback: a node that names no part ("fsl,esdhc" alone, as
+# QEMU's ppce500 and the P1021, B4 and BSC913x trees give it), on each SoC
+# whose part has quirks of its own, in a tree where no node names a part.
+# Stock matches by compatible only, so it gives such a node the family's
+# defaults (shown in the table); ours takes the part from the SVR and must
+# give exactly what stock gives a node that names it ("named").
+for soc, part in (("MPC8536", "mpc8536"), ("P1010", "p1010"), ("P1020", "p1020"),
+                  ("P2020", "p2020"), ("P4080", "p4080"), ("P5020", "p5020"),
+                  ("P5040", "p5040"), ("T1040", "t1040"), ("T4240", "t4240")):
+    key = re.sub(r"^MPC", "", soc)
+    svr = SVRS[key] << 8 if key in SVRS else DIE_SOCS.get(soc)
+    alone = ["fsl,esdhc"]
+    named = [f"fsl,{part}-esdhc", "fsl,esdhc"]
+    base = dict(path="/", props={}, soc=soc, svr=svr, disabled=False,
+                kernels=["ppc32"], cores=["(SVR)"])
+    rows.append(dict(base, board=f"svr-fallback {soc}", compat=alone,
+                     tree_compat=set(alone),
+                     named=dict(base, compat=named, tree_compat=set(named))))
 
 # --- stock, modelled --------------------------------------------------------
 
@@ -437,42 +510,80 @@ OURS_ONLY = QUIRK["CAP_CLOCK_BASE_BROKEN"]
 STOCK_ONLY_ERRATA = {"tuning-type1"}
 TUNED = ("mmc-hs200-1_8v", "mmc-hs200-1_2v", "mmc-hs400-1_8v", "mmc-hs400-1_2v")
 
+# P1010's SD clock ceilings: ours (esdhc-clk.c) against stock's clock fixup
+m_ours = re.search(r"esdhc_clk_caps_p1010\s*=\s*\{(.*?)\};",
+                   read(os.path.join(args.ours, "esdhc-clk.c")), re.S)
+m_stock = re.search(r"esdhc_clk_fixup\s+p1010_esdhc_clk\s*=\s*\{(.*?)\};",
+                    read(stock_c), re.S)
+if not m_ours or not m_stock:
+    out("FAIL", "p1010_clock_ceilings the table of ours or of stock not found")
+else:
+    ov = dict(re.findall(r"\.(\w+)\s*=\s*(\d+)", m_ours.group(1)))
+    sv = dict(re.findall(r"\.(\w+(?:\[\w+\])?)\s*=\s*(\d+)", m_stock.group(1)))
+    pairs = (("sd_default", "sd_dflt_max_clk"), ("legacy", "max_clk[MMC_TIMING_LEGACY]"),
+             ("mmc_hs", "max_clk[MMC_TIMING_MMC_HS]"), ("sd_hs", "max_clk[MMC_TIMING_SD_HS]"))
+    bad = [f"{o} {ov.get(o)} Hz, stock {st} {sv.get(st)}" for o, st in pairs
+           if ov.get(o) is None or ov.get(o) != sv.get(st)]
+    if bad or set(sv) != {st for _, st in pairs}:
+        out("FAIL", "p1010_clock_ceilings " + ("; ".join(bad) or f"stock sets {sorted(sv)}"))
+    else:
+        out("PASS", "p1010_clock_ceilings")
+
 if anchors_bad:
     for a in anchors_bad:
         out("DIAG", f"anchor not in the tree: {a}")
     out("FAIL", f"stock_model_anchors {len(anchors_bad)} fact(s) of the model not in {tree}")
 else:
     out("PASS", "stock_model_anchors")
-if OURS is None or STOCK is None:
+if of_table(OUR_SRC, "esdhc_of_match") is None or STOCK is None:
     out("FAIL", "match_tables could not read our or stock's of_device_id table")
-    sys.exit(0)
-out("DIAG", f"ours matches {OURS}; stock matches {STOCK}; others with eSDHC entries: "
-            f"{ {k: v for k, v in OTHERS.items()} }")
+    sys.exit(1)
+if not OUR_DEPS:
+    out("FAIL", "our_kconfig no 'depends on ... || COMPILE_TEST' for MMC_SDHCI_ESDHC_E500")
+    sys.exit(1)
+out("DIAG", f"ours depends on {OUR_DEPS} (built: " + ", ".join(
+    f"{k} {'yes' if ours_built(k) else 'no'}" for k in KERNELS) + f"); ours matches "
+    f"{of_table(OUR_SRC, 'esdhc_of_match')}; stock matches {STOCK}; others with "
+    f"eSDHC entries: { {k: v for k, v in OTHERS.items()} }")
 
 table = []
 for row in rows:
     c = row["compat"]
+    e500 = row["kernels"] != ["other"]
     why = []
-    if row["svr"] is None:
+    if e500 and row["svr"] is None:
         why.append("no SoC named by a guts node")
     others = [d for d, ent in OTHERS.items() if of_match_node(ent, c)]
-    bound_ours = (["ours"] if of_match_node(OURS, c) else []) + others
     bound_stock = (["stock"] if of_match_node(STOCK, c) else []) + others
-    if len(bound_ours) != 1:
-        why.append(f"with ours {len(bound_ours)} drivers bind ({bound_ours})")
     if len(bound_stock) != 1:
         why.append(f"with stock {len(bound_stock)} drivers bind ({bound_stock})")
+    binds = []
+    for k in row["kernels"]:
+        built = ours_built(k)
+        if e500 and not built:
+            why.append(f"ours is not built in a {k} kernel of this e500 board")
+        if not e500 and built:
+            why.append(f"ours is built in a kernel for cores {row['cores']}")
+        if not built:
+            binds.append(f"{k}: ours not built")
+            continue
+        table_k = of_table(OUR_SRC, "esdhc_of_match", KERNELS[k])
+        bound_ours = (["ours"] if of_match_node(table_k, c) else []) + others
+        binds.append(f"{k}: {'+'.join(bound_ours) or 'none'}")
+        if len(bound_ours) != 1:
+            why.append(f"{k} with ours: {len(bound_ours)} drivers bind ({bound_ours})")
     if any(t in row["props"] for t in TUNED):
         why.append("a mode that tunes is enabled on the node")
     shown = None
     for rev in (0x10, 0x20, 0x30):
         for vendor in (0x00, 0x12, 0x13):
-            if row["svr"] is None:
+            if row["svr"] is None or not e500:
                 break
             svr = row["svr"] | rev
-            sq, sq2, se = stock(row, svr, vendor)
+            sq, sq2, se = stock(row.get("named", row), svr, vendor)
             oq, oq2, oe = ours(row, svr, vendor)
-            at = f"rev {rev >> 4}.{rev & 0xf} vendor {vendor >> 4}.{vendor & 0xf}"
+            # HOSTVER's vendor field: 0x12 is version 2.2
+            at = f"rev {rev >> 4}.{rev & 0xf} vendor {(vendor >> 4) + (vendor > 0)}.{vendor & 0xf}"
             if oq & ~OURS_ONLY != sq & ~OURS_ONLY:
                 why.append(f"{at}: quirks ours-stock +{names(oq & ~sq & ~OURS_ONLY, QUIRK)} "
                            f"-{names(sq & ~oq, QUIRK)}")
@@ -482,27 +593,28 @@ for row in rows:
             if oe != se - STOCK_ONLY_ERRATA:
                 why.append(f"{at}: errata ours {sorted(oe)} stock {sorted(se)}")
             if rev == 0x20 and vendor == 0x12:
-                shown = (sq, sq2, se)
+                # for the SVR fallback: what stock gives the node itself
+                shown = stock(row, svr, vendor) if "named" in row else (sq, sq2, se)
     if why:
         out("FAIL", f"{row['board']} {'; '.join(why[:3])}")
     else:
         out("PASS", row["board"])
-    if shown:
-        sq, sq2, se = shown
-        base = DEFAULT_QUIRKS | q("NO_CARD_NO_RESET", "NO_ENDATTR_IN_NOPDESC")
-        table.append("| {} | {} | {} | {} | {} | {} | {} |".format(
-            row["board"] + (" (disabled)" if row["disabled"] else ""),
-            f"{row['soc']} ({row['svr'] >> 8:06x})", ", ".join(f"`{x}`" for x in c),
-            f"{'+'.join(bound_ours) or 'none'} / {'+'.join(bound_stock) or 'none'}",
-            " ".join(names(sq & ~base, QUIRK)) or "-",
-            " ".join(names(sq2, QUIRK2)) or "-",
-            " ".join(sorted(se)) or "-"))
+    base = DEFAULT_QUIRKS | q("NO_CARD_NO_RESET", "NO_ENDATTR_IN_NOPDESC")
+    sq, sq2, se = shown if shown else (None, None, None)
+    table.append("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        row["board"] + (" (disabled)" if row["disabled"] else ""),
+        f"{row['soc']} ({row['svr'] >> 8:06x})" if row["svr"] is not None else (row["soc"] or "-"),
+        " ".join(row["cores"]), ", ".join(f"`{x}`" for x in c),
+        "; ".join(binds) + f" / {'+'.join(bound_stock) or 'none'}",
+        (" ".join(names(sq & ~base, QUIRK)) or "-") if shown else "not compared",
+        (" ".join(names(sq2, QUIRK2)) or "-") if shown else "-",
+        (" ".join(sorted(se)) or "-") if shown else "-"))
 harness.stdin.close()
 harness.wait()
 
 with open(args.table, "w") as f:
-    f.write("| board | SoC (SVR) | compatible | binds: ours configured / stock configured "
-            "| quirks beyond the base | quirks2 | errata |\n")
-    f.write("|---|---|---|---|---|---|---|\n")
+    f.write("| board | SoC (SVR) | /cpus | compatible | binds, per kernel: ours configured "
+            "/ stock configured | quirks beyond the base | quirks2 | errata |\n")
+    f.write("|---|---|---|---|---|---|---|---|\n")
     f.write("\n".join(table) + "\n")
 out("DIAG", f"{len(rows)} eSDHC nodes; table in {args.table}")

@@ -138,7 +138,7 @@ missing() {
 		ko "$1" "$2 (required in CI)"
 	else
 		diag "NOTE: $(ktap_name "$1") not run: $2 (CI fails here)"
-		skip "$1" "$2"
+		skip "$1" "not as CI runs it: $2"
 	fi
 }
 

@@ -27,7 +27,13 @@
 #    the stock one's), whose scheduler suite counts once;
 #  - a list of values or of files is one check, its parent: lint's
 #    checkpatch, checkpatch-6.12, shellcheck and spdx (one leaf per
-#    file), the driver scenario's param_NAME (one leaf per value).
+#    file), the driver scenario's param_NAME (one leaf per value);
+#  - a check run again under a sanitizer is one check: the window
+#    suite's "asan/" run of its host tests;
+#  - a check of upstream code that never reaches the scheduler counts
+#    once per kernel, not per stack: mmc_block's ioctl checks
+#    (ioctl_*), which bypass the elevator, under driver/stock and
+#    driver/ours.
 # A check fails when any of its results failed, and is skipped when all
 # of them were.
 set -u
@@ -108,8 +114,9 @@ FNR == 1 {
 	if (doc == "check" && first)
 		key = key "/" c[first]
 	from = kunit ? kunit : 1
+	ioctl = c[n] ~ /^ioctl_/
 	for (k = from; k <= n; k++) {
-		if (c[k] == "")
+		if (c[k] == "" || c[k] == "asan" || (ioctl && c[k] ~ /^(ours|stock)$/))
 			continue
 		key = key "/" norm(c[k])
 		if (c[k] ~ /^(checkpatch(-6\.12)?|shellcheck|spdx|param_.*)$/)

@@ -91,7 +91,7 @@ checkpatch_exceptions() {
 		echo ,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,COMPLEX_MACRO,TRAILING_SEMICOLON,MACRO_ARG_UNUSED ;;
 	# The compat header is the one place that tests the kernel
 	# version (6.1 and 6.12 from one source), in the kernel's
-	# usual form.
+	# usual form; it stays out of the series (no_version_tests).
 	include/linux/mmc-coalesce-compat.h)
 		echo ,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
 	# The tunables table (an X-macro) expands into one module
@@ -132,6 +132,8 @@ done
 # the stock driver's against 6.1. series/V/applies: kernel-patch.sh
 # --check (each patch applies in turn, without offset or fuzz, git am
 # gives the same tree, each stock patch applies alone to the base);
+# series/V/no_version_tests: no patch of ours tests the kernel version or
+# carries the compat header (kernel-patch.sh writes its shims out);
 # series/V/checkpatch[-6.12]: every patch through checkpatch --strict
 # from each tree, run inside the tree the series is for, so that the
 # checks that read the tree (DT bindings, MAINTAINERS) run too; a finding
@@ -153,6 +155,14 @@ for v in 6.1 6.12; do
 		ko "series/$v/applies" "$(grep -m1 'kernel-patch.sh\|kernel-patch: .*\(fail\|differ\|not apply\|changed\)' "$series_dir.$v.log")"
 	fi
 	patches=("$series_dir/$v"/0*.patch)
+	# one kernel version per tree: the compat header stays out of tree
+	if [ ! -f "${patches[0]}" ]; then
+		ko "series/$v/no_version_tests" "no series written"
+	elif grep -lE 'LINUX_VERSION_CODE|KERNEL_VERSION\(|mmc-coalesce-compat' "${patches[@]}" >/dev/null; then
+		ko "series/$v/no_version_tests" "$(grep -lE 'LINUX_VERSION_CODE|KERNEL_VERSION\(|mmc-coalesce-compat' "${patches[@]}" | sed 's|.*/||' | tr '\n' ' ')"
+	else
+		ok "series/$v/no_version_tests"
+	fi
 	[ ! -d "$series_dir/$v-stock-esdhc" ] || patches+=("$series_dir/$v-stock-esdhc"/0*.patch)
 	for w in 6.1 6.12; do
 		t=series/$v/checkpatch

@@ -3,7 +3,10 @@
  * mmc-coalesce builds from one source against Linux 6.1 and 6.12. What
  * changed between them is bridged here, and only here: no other file of
  * the project tests LINUX_VERSION_CODE. Each shim names the kernel change
- * it covers.
+ * it covers. The kernel-patch series carry neither this header nor a
+ * version test: qemu/setup/kernel-patch.sh writes each shim out as that
+ * kernel's own code (compat_rules), so a shim added here needs its rules
+ * there.
  *
  * The scheduler's shims use the block layer's private headers; they are
  * macros, so that the host driver, which includes this file without

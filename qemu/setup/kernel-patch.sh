@@ -5,7 +5,6 @@
 # with everything in its natural in-tree place:
 #   block/                    the coalesce I/O scheduler (from drivers/mmc/coalesce/)
 #   include/trace/events/     its tracepoints (from include/trace/events/)
-#   include/linux/            the compat header (6.1 and 6.12, one source)
 #   drivers/mmc/host/         the sdhci-esdhc-e500 host driver (from drivers/mmc/host/)
 #   Documentation/ABI/testing the scheduler's sysfs files
 #   Documentation/block/      the scheduler's documentation (in its index)
@@ -179,10 +178,53 @@ done
 g add -A
 g commit -q -m "Linux $kernelversion (the base: only the files the series edits)"
 
+# The compat header (include/linux/mmc-coalesce-compat.h) lets one source
+# build against 6.1 and 6.12 out of tree; a kernel tree is one version and
+# must not carry it. Each of its shims is written out here as that
+# version's own code, in the C files of the series, and the include goes.
+# Each rule is "old<TAB>new" (\n and \t written so); every rule must
+# apply somewhere, and no shim may be left (checked after the last patch).
+case $ver in
+6.1) compat_rules='coalesce_insert_t flags)	bool at_head)
+!coalesce_insert_at_head(flags)	!at_head
+coalesce_wbt_disable(q, eq);	wbt_disable_default(q);
+coalesce_wbt_enable(cd->q, e);	wbt_enable_default(cd->q);
+!coalesce_bdev_buffer_heads || 	
+.ESDHC_PLATFORM_REMOVE = 	.remove_new\t= ' ;;
+6.12) compat_rules='coalesce_insert_t flags)	blk_insert_t flags)
+!coalesce_insert_at_head(flags)	!(flags \& BLK_MQ_INSERT_AT_HEAD)
+coalesce_wbt_disable(q, eq);	set_bit(ELEVATOR_FLAG_DISABLE_WBT, \&eq->flags);\n\twbt_disable_default(q->disk);
+coalesce_wbt_enable(cd->q, e);	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, \&e->flags);\n\twbt_enable_default(cd->q->disk);
+!coalesce_bdev_buffer_heads || 	!IS_ENABLED(CONFIG_BUFFER_HEAD) || 
+.ESDHC_PLATFORM_REMOVE = 	.remove\t= ' ;;
+*) die "no compat rules for Linux $ver (6.1 and 6.12 only)" ;;
+esac
+compat_used=$work.compat-used
+: >"$compat_used"
+
+# resolve_compat TREE_FILE: the shims of a C file, written out
+resolve_compat() {
+	python3 - "$work/$1" "$compat_used" "$compat_rules" <<-'PY'
+	import sys
+	path, used, rules = sys.argv[1:4]
+	text = open(path, encoding="utf-8").read()
+	text = text.replace("\n\n#include <linux/mmc-coalesce-compat.h>\n", "\n")
+	with open(used, "a", encoding="utf-8") as u:
+	    for n, rule in enumerate(rules.split("\n")):
+	        old, new = rule.split("\t")
+	        new = new.replace("\\n", "\n").replace("\\t", "\t").replace("\\&", "&")
+	        if old in text:
+	            text = text.replace(old, new)
+	            u.write(f"{n}\n")
+	open(path, "w", encoding="utf-8").write(text)
+	PY
+}
+
 # put PROJECT_FILE TREE_FILE: copy a project file into the tree
 put() {
 	mkdir -p "$work/$(dirname "$2")"
 	cp "$top/$1" "$work/$2"
+	case $2 in *.c | *.h) resolve_compat "$2" ;; esac
 }
 
 # insert_after FILE GREP_OPTION PATTERN TEXT: TEXT after the first line
@@ -303,13 +345,9 @@ for f in $srcs $hdrs; do
 	files+=("block/${f##*/}")
 done
 put include/trace/events/coalesce.h include/trace/events/coalesce.h
-# the one compat header (6.1 and 6.12 from one source); the host driver
-# of patch 4 includes it too
-put include/linux/mmc-coalesce-compat.h include/linux/mmc-coalesce-compat.h
 kconfig_before_endmenu block/Kconfig.iosched "$k"
 insert_after block/Makefile -E '^obj-\$\(CONFIG_IOSCHED_BFQ\)' "$p"
-maint_add "$sched_title" "${files[@]}" include/trace/events/coalesce.h \
-	include/linux/mmc-coalesce-compat.h
+maint_add "$sched_title" "${files[@]}" include/trace/events/coalesce.h
 commit "block: add the coalesce I/O scheduler for SD cards and USB sticks" \
 "Cheap SD cards and USB sticks keep only a few allocation units (AU,
 typically 4 MiB) open and want the writes inside an AU in ascending
@@ -451,6 +489,16 @@ the SD clock divider choice and the per-SoC clock ceilings.
 
 Tested: all cases pass, built in, at boot on QEMU 10's ppce500 and on
 an x86_64 guest (as a module)."
+
+# every compat rule was written out somewhere, and no shim is left
+n=0
+while IFS= read -r _; do
+	grep -qx "$n" "$compat_used" || die "compat rule $((n + 1)) for $ver matched no file"
+	n=$((n + 1))
+done <<<"$compat_rules"
+left=$(grep -rlE 'mmc-coalesce-compat|LINUX_VERSION_CODE|coalesce_insert_t|coalesce_insert_at_head|coalesce_wbt_(disable|enable)|coalesce_bdev_buffer_heads|ESDHC_PLATFORM_REMOVE' \
+	"$work/block" "$work/drivers" "$work/include" 2>/dev/null || true)
+[ -z "$left" ] || die "a compat shim is left in the series: ${left//$work\//}"
 
 # --- the series --------------------------------------------------------------
 

@@ -6,9 +6,12 @@
 #                its floor_linear_s at most est_linear_s, its floor_s at most
 #                est_any_s and floor_linear_s, its floor_switches at most
 #                au_switches;
-#   NAME.error:  the run must exit 2 and say this on stderr.
-# Prints KTAP (tests/lib/ktap.sh): one result per case, and the dump
-# round trip.
+#   NAME.error:  the run must exit 2 and say this on stderr;
+#   NAME.how:    how NAME.expect was obtained; such a case gets a second
+#                result, own_card_independent/NAME: own-card-check.py
+#                recomputes its keys without cardtrace and must agree.
+# Prints KTAP (tests/lib/ktap.sh): one result per case, one per .how,
+# the dump round trip and the in-step what-if.
 set -u
 bin=${1:?usage: run-tests.sh CARDTRACE_BINARY}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +22,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 traces=("$cases"/*.trace)
-ktap_begin cardtrace $((${#traces[@]} + 2))
+how=()
+for f in "$cases"/*.how; do
+	[ -f "$f" ] && how+=("$(basename "$f" .how)")
+done
+ktap_begin cardtrace $((${#traces[@]} + ${#how[@]} + 2))
 
 for trace in "${traces[@]}"; do
 	name=$(basename "$trace" .trace)
@@ -70,6 +77,16 @@ for trace in "${traces[@]}"; do
 		ok "cardtrace/$name"
 	else
 		ko "cardtrace/$name" "$why"
+	fi
+done
+
+# The expected values of the cases with a .how, computed again from the
+# cost model page without cardtrace (own-card-check.py).
+for name in "${how[@]}"; do
+	if "$here/own-card-check.py" "$cases" "$name" >"$tmp/own" 2>&1; then
+		ok "own_card_independent/$name"
+	else
+		ko "own_card_independent/$name" "$(grep -v '^ok \|^KTAP\|^1\.\.' "$tmp/own")"
 	fi
 done
 

@@ -97,9 +97,13 @@ scenario_crashfsync() {
 	$DD if=/dev/urandom of=/mnt/log/log bs=64K count=16 status=none
 	# one file made durable before the marker, as the loop makes them: a
 	# kill point always has an acknowledged file to look for
-	$DD if=/dev/urandom of=$CRASH_DIR/.tmp0 bs=1K count=8 conv=fsync \
-		status=none && mv $CRASH_DIR/.tmp0 $CRASH_DIR/f0 &&
-		sync $CRASH_DIR && say "FSYNCED f0 $(sha_of $CRASH_DIR/f0)"
+	if ! $DD if=/dev/urandom of=$CRASH_DIR/.tmp0 bs=1K count=8 conv=fsync \
+		status=none || ! mv $CRASH_DIR/.tmp0 $CRASH_DIR/f0 ||
+		! sync $CRASH_DIR; then
+		fail crash_write "writing, renaming or syncing f0 failed"
+		return
+	fi
+	say "FSYNCED f0 $(sha_of $CRASH_DIR/f0)"
 	marker 1
 	crash_sampler
 	crash_streamer

@@ -75,7 +75,7 @@ for f in "${files[@]}"; do
 	fi
 done
 
-ktap_begin lint 19
+ktap_begin lint 21
 
 # checkpatch_exceptions PATH: ",TYPE..." that checkpatch may report on
 # the file PATH (ours, or its place in the kernel series), each with its
